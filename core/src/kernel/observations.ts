@@ -1,0 +1,196 @@
+/**
+ * The one data model: every fact the engine learns about a stream is an
+ * observation. Checks consume them; ingest runs store them as rows.
+ *
+ * Every observation carries its position: `offset` (byte offset of the TS
+ * packet's sync byte, or of the KLV key in a raw KLV source), `packetIndex`
+ * (0-based index of the TS packet; -1 for sources that are not TS) and `t`
+ * (stream time in seconds since the first PCR of the time base, interpolated
+ * by byte position between PCRs; null before the first PCR or without PCR).
+ */
+
+export interface Position {
+  /** Byte offset in the source of the packet (sync byte) the observation comes from. */
+  offset: number;
+  /** 0-based index of that TS packet in the source; -1 when the source is not TS. */
+  packetIndex: number;
+  /** Stream time in seconds (see above); null when unknown. */
+  t: number | null;
+}
+
+/** A PCR sample (ISO 13818-1 2.4.3.5, program_clock_reference). */
+export interface PcrObservation extends Position {
+  kind: 'pcr';
+  pid: number;
+  /** 42-bit PCR in 27 MHz ticks: base * 300 + extension. */
+  pcr27MHz: number;
+  /** The discontinuity_indicator of the same adaptation field. */
+  discontinuity: boolean;
+}
+
+/** A discontinuity_indicator set in an adaptation field (ISO 13818-1 2.4.3.5). */
+export interface DiscontinuityObservation extends Position {
+  kind: 'discontinuity';
+  pid: number;
+  /** Whether the same adaptation field carries a PCR. */
+  hasPcr: boolean;
+}
+
+export type PsiTableType = 'PAT' | 'PMT' | 'CAT' | 'NIT' | 'SDT' | 'EIT' | 'TDT' | 'TOT' | 'other';
+
+/** A PSI/SI section whose CRC is valid, at the position of the packet that started it (ISO 13818-1 2.4.4). */
+export interface PsiSectionObservation extends Position {
+  kind: 'psi-section';
+  pid: number;
+  tableId: number;
+  tableType: PsiTableType;
+  /** table_id_extension (transport_stream_id for PAT, program_number for PMT). */
+  tableIdExtension: number;
+  version: number;
+  sectionNumber: number;
+  lastSectionNumber: number;
+  sectionLength: number;
+}
+
+export interface ProgramEntry {
+  programNumber: number;
+  /** PMT PID, or network PID for program_number 0. */
+  pid: number;
+}
+
+/** A complete PAT (ISO 13818-1 2.4.4.3). Emitted for every PAT section received. */
+export interface PatObservation extends Position {
+  kind: 'pat';
+  pid: 0;
+  transportStreamId: number;
+  version: number;
+  programs: ProgramEntry[];
+}
+
+export interface Descriptor {
+  tag: number;
+  /** Name of the descriptor when known (registration, metadata, metadata_STD, ISO_639_language, ...). */
+  name: string;
+  /** The descriptor body (without tag and length) as hex. */
+  dataHex: string;
+  /** Decoded fields for the descriptors we understand; absent for the others (kept raw). */
+  fields?: Record<string, string | number | boolean>;
+}
+
+export interface ElementaryStream {
+  streamType: number;
+  streamTypeName: string;
+  pid: number;
+  descriptors: Descriptor[];
+}
+
+/** A complete PMT (ISO 13818-1 2.4.4.8). Emitted for every PMT section received. */
+export interface PmtObservation extends Position {
+  kind: 'pmt';
+  pid: number;
+  programNumber: number;
+  version: number;
+  pcrPid: number;
+  programDescriptors: Descriptor[];
+  streams: ElementaryStream[];
+}
+
+/** The start of a PES packet (ISO 13818-1 2.4.3.6), with its timestamps. */
+export interface PesObservation extends Position {
+  kind: 'pes';
+  pid: number;
+  streamId: number;
+  /** PES_packet_length; 0 means unbounded (allowed for video). */
+  pesPacketLength: number;
+  /** 33-bit PTS in 90 kHz ticks, or null when absent. */
+  pts90kHz: number | null;
+  /** 33-bit DTS in 90 kHz ticks, or null when absent. */
+  dts90kHz: number | null;
+  /** random_access_indicator of the packet that starts this PES. */
+  randomAccess: boolean;
+}
+
+/**
+ * Stable names of the problems the TS parser reports, with the TR 101 290
+ * clause each one belongs to (see `tsErrorClause`).
+ */
+export type TsErrorType =
+  | 'sync-loss'
+  | 'sync-byte-error'
+  | 'continuity-error'
+  | 'duplicate-packet'
+  | 'transport-error'
+  | 'psi-crc-error'
+  | 'pat-error'
+  | 'pmt-error'
+  | 'malformed-psi-section'
+  | 'malformed-pes-header'
+  | 'malformed-adaptation-field'
+  | 'scrambled-packet'
+  | 'truncated-packet';
+
+export type Severity = 'info' | 'warning' | 'error';
+
+/** A problem found while parsing the transport stream. Findings are data, never exceptions. */
+export interface TsErrorObservation extends Position {
+  kind: 'ts-error';
+  /** The PID concerned, or -1 when none (sync loss, truncated final packet). */
+  pid: number;
+  type: TsErrorType;
+  severity: Severity;
+  /** ETSI TR 101 290 clause, e.g. '1.4', or null where TR 101 290 has none. */
+  tr101290: string | null;
+  message: string;
+  details?: Record<string, string | number | boolean | null>;
+}
+
+/** Totals per PID at the end of a source (the pid-stats dataset). */
+export interface PidStatsObservation extends Position {
+  kind: 'pid-stats';
+  pid: number;
+  packets: number;
+  bytes: number;
+  pesCount: number;
+  pesWithPts: number;
+  pesWithDts: number;
+  pcrCount: number;
+  continuityErrors: number;
+  transportErrors: number;
+  scrambledPackets: number;
+  discontinuities: number;
+}
+
+/** One complete KLV triplet as received (SMPTE 336). Filled by the KLV issue. */
+export interface KlvPacketObservation extends Position {
+  kind: 'klv-packet';
+  pid: number;
+  /** 16-byte universal key as lowercase hex. */
+  keyHex: string;
+  /** Name of the key in the registry, or null when unknown. */
+  keyName: string | null;
+  /** Value length in bytes (from the BER length). */
+  length: number;
+  /** The whole triplet (key, length, value) exactly as received. */
+  raw: Uint8Array;
+  /** PTS of the PES that carried it, or null (asynchronous carriage without PTS, raw KLV). */
+  pts90kHz: number | null;
+}
+
+export type ObservationKind = Observation['kind'];
+
+export type Observation =
+  | PcrObservation
+  | DiscontinuityObservation
+  | PsiSectionObservation
+  | PatObservation
+  | PmtObservation
+  | PesObservation
+  | TsErrorObservation
+  | PidStatsObservation
+  | KlvPacketObservation;
+
+/** The observation of one kind, for typed handlers: `ObservationOf<'pcr'>`. */
+export type ObservationOf<K extends ObservationKind> = Extract<Observation, { kind: K }>;
+
+/** Where observations go. */
+export type ObservationSink = (observation: Observation) => void;
