@@ -1,0 +1,55 @@
+/**
+ * Packet size detection (ISO 13818-1 2.4.3.2: sync_byte 0x47 every packet).
+ * 188 is plain TS; 192 is M2TS (a 4-byte arrival timestamp before each
+ * packet); 204 is TS with 16 Reed-Solomon bytes after each packet.
+ */
+
+export type PacketSize = 188 | 192 | 204;
+
+export interface PacketLayout {
+  /** Distance from one sync byte to the next. */
+  readonly size: PacketSize;
+  /** Position of the first sync byte of a run of packets. */
+  readonly firstSync: number;
+}
+
+const SIZES: readonly PacketSize[] = [188, 192, 204];
+
+/** Syncs in a row that identify a packet size with confidence. */
+export const SYNCS_TO_LOCK = 5;
+
+/** Number of sync bytes in a row at `pos`, `pos + size`, ... (at most `limit`). */
+export function syncRun(bytes: Uint8Array, pos: number, end: number, size: number, limit: number): number {
+  let run = 0;
+  for (let p = pos; p < end && run < limit; p += size) {
+    if (bytes[p] !== 0x47) break;
+    run++;
+  }
+  return run;
+}
+
+/**
+ * Finds the earliest position with `SYNCS_TO_LOCK` sync bytes in a row at one
+ * of the packet sizes (fewer when `final` and the data is short). Returns
+ * null when the data holds no such run yet.
+ */
+export function detectPacketLayout(bytes: Uint8Array, start: number, end: number, final: boolean, known?: PacketSize): PacketLayout | null {
+  const sizes = known ? [known] : SIZES;
+  for (let pos = start; pos < end; pos++) {
+    if (bytes[pos] !== 0x47) continue;
+    let best: PacketLayout | null = null;
+    let bestRun = 0;
+    for (const size of sizes) {
+      const available = Math.floor((end - 1 - pos) / size) + 1;
+      const need = final ? Math.min(SYNCS_TO_LOCK, available) : SYNCS_TO_LOCK;
+      const run = syncRun(bytes, pos, end, size, SYNCS_TO_LOCK);
+      // A lone sync byte at the very end of the data proves nothing.
+      if (run >= need && run > bestRun && (run > 1 || end - pos >= 188)) {
+        best = { size, firstSync: pos };
+        bestRun = run;
+      }
+    }
+    if (best) return best;
+  }
+  return null;
+}

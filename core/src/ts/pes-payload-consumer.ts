@@ -1,0 +1,19 @@
+/**
+ * The hook through which a stream's PES payloads leave the demuxer whole:
+ * the KLV carriage layer (MISB ST 1402) is one such consumer. The demuxer
+ * asks `wants` for every elementary stream of every PMT, collects the PES
+ * payloads of the streams wanted, and hands each one over when it is
+ * complete (its PES_packet_length reached, or the next PES started).
+ */
+import type { ElementaryStream, Observation, PesObservation } from '../kernel/observations.js';
+
+export interface PesPayloadConsumer {
+  /** Whether the payload of this elementary stream (as the PMT declares it) is wanted. */
+  wants(stream: ElementaryStream): boolean;
+  /**
+   * One PES payload, owned by the consumer. `complete` is false when a packet
+   * of it was lost or damaged or it ended before its PES_packet_length.
+   * Observations it derives go out through `emit`, which times them.
+   */
+  payload(pes: PesObservation, stream: ElementaryStream, payload: Uint8Array, complete: boolean, emit: (observation: Observation) => void): void;
+}
