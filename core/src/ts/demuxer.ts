@@ -164,7 +164,7 @@ export class TsDemuxer {
         // Keep the tail, where a packet run may be starting, and count the rest as skipped.
         const keep = 6 * 204;
         this.reportSyncLoss(this.detectOffset, data.length - keep, 'no MPEG-TS sync bytes found');
-        this.detectBuffer = data.slice(data.length - keep);
+        this.detectBuffer = copyOf(data, data.length - keep, data.length);
         this.detectOffset += data.length - keep;
       }
       return;
@@ -204,7 +204,7 @@ export class TsDemuxer {
   }
 
   private keep(data: Uint8Array, pos: number, base: number): void {
-    this.carry = pos < data.length ? data.slice(pos) : new Uint8Array(0);
+    this.carry = pos < data.length ? copyOf(data, pos, data.length) : new Uint8Array(0);
     this.carryOffset = base + pos;
   }
 
@@ -581,8 +581,18 @@ export class TsDemuxer {
   }
 }
 
+/**
+ * A copy of `bytes[start, end)`. Not `slice`: on a Node Buffer it is a view,
+ * and the caller may reuse the chunk it passed in.
+ */
+function copyOf(bytes: Uint8Array, start: number, end: number): Uint8Array {
+  const copy = new Uint8Array(end - start);
+  copy.set(bytes.subarray(start, end));
+  return copy;
+}
+
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (a.length === 0) return b.slice();
+  if (a.length === 0) return copyOf(b, 0, b.length);
   const joined = new Uint8Array(a.length + b.length);
   joined.set(a, 0);
   joined.set(b, a.length);
