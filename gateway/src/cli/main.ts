@@ -1,0 +1,87 @@
+/**
+ * The `klvscope` command line. Exit codes: 0 done, 1 a finding of the
+ * configured severity (later issues), 2 bad usage or an unreadable input.
+ */
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { runGenerate } from './generate-command.js';
+import { runInspect } from './inspect-command.js';
+import { UsageError } from './usage-error.js';
+
+const VERSION = '0.1.0';
+
+function positiveNumber(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a positive number, got '${value}'`);
+    return n;
+  };
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+export function buildProgram(): Command {
+  const program = new Command('klvscope')
+    .description('Inspect MPEG-TS recordings and live feeds carrying KLV metadata (STANAG 4609, MISB ST 0601).')
+    .version(VERSION)
+    .exitOverride()
+    .configureOutput({ outputError: () => undefined });
+
+  program
+    .command('inspect')
+    .description('print the inventory of a transport stream: programs, PIDs, counts, bitrate, duration, errors')
+    .argument('<file>', 'MPEG-TS file (188, 192 or 204-byte packets)')
+    .option('--json', 'print the inventory as JSON')
+    .action(async (file: string, options: { json?: boolean }) => runInspect(file, options));
+
+  program
+    .command('generate')
+    .description('write a synthetic STANAG 4609 transport stream, optionally with injected faults')
+    .argument('<out>', 'output .ts file')
+    .option('--duration <seconds>', 'duration in seconds', positiveNumber('--duration'), 10)
+    .option('--bitrate <bits>', 'total mux bitrate in bits per second', positiveNumber('--bitrate'), 4_000_000)
+    .option('--packet-size <bytes>', 'packet size: 188, 192 or 204', (v) => Number(v), 188)
+    .option('--audio', 'add an audio PID')
+    .option('--seed <n>', 'random seed', (v) => Number(v), 1)
+    .option('--fault <kind@seconds>', 'inject a fault, e.g. pcr-gap@3.5 (repeatable)', collect, [])
+    .action(async (out: string, options: GenerateCliOptions) => runGenerate(out, options));
+
+  return program;
+}
+
+export interface GenerateCliOptions {
+  duration: number;
+  bitrate: number;
+  packetSize: number;
+  audio?: boolean;
+  seed: number;
+  fault: string[];
+}
+
+async function main(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.exitCode === 0) return 0;
+      process.stderr.write(`klvscope: ${error.message.replace(/^error: /, '')}\n`);
+      return 2;
+    }
+    if (error instanceof UsageError || isUserFileError(error)) {
+      process.stderr.write(`klvscope: ${(error as Error).message}\n`);
+      return 2;
+    }
+    process.stderr.write(`klvscope: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return 70;
+  }
+}
+
+/** Errors about the user's files (missing, unreadable, a directory) carry a stable ERR_FILE_* or ERR_NOT_A_FILE code. */
+function isUserFileError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('ERR_FILE') || code === 'ERR_NOT_A_FILE' || code.startsWith('ERR_GEN'));
+}
+
+process.exitCode = await main(process.argv.slice(2));
