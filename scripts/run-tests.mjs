@@ -1,8 +1,12 @@
-// `npm test`: the whole mocha suite; any extra arguments go to mocha (e.g. a spec path or --grep).
+// `npm test`: the whole mocha suite, or the spec paths/globs given as arguments
+// (e.g. npm test -- 'core/test/ts/**/*.test.ts'); other arguments go to mocha too.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 
+const ALL = ['core', 'rules', 'plugins', 'adapters', 'gateway'].map((p) => `${p}/test/**/*.test.ts`);
 const require = createRequire(import.meta.url);
 const mochaBin = require.resolve('mocha/bin/mocha.js');
-const result = spawnSync(process.execPath, [mochaBin, ...process.argv.slice(2)], { stdio: 'inherit' });
+const args = process.argv.slice(2);
+const hasSpec = args.some((a) => !a.startsWith('-'));
+const result = spawnSync(process.execPath, [mochaBin, ...args, ...(hasSpec ? [] : ALL)], { stdio: 'inherit' });
 process.exit(result.status ?? 1);

@@ -16,7 +16,7 @@ import type {
   TsErrorType,
 } from '../kernel/observations.js';
 import { readPcr27MHz } from './clock.js';
-import { type PacketLayout, type PacketSize, SYNCS_TO_LOCK, detectPacketLayout, syncRun } from './packet-layout.js';
+import { type PacketLayout, type PacketSize, SYNCS_TO_LOCK, detectPacketLayout, syncRun, syncsNeeded } from './packet-layout.js';
 import { PesAssembly } from './pes-assembly.js';
 import { parsePesHeader, pesHeaderBytesNeeded } from './pes-header.js';
 import type { PesPayloadConsumer } from './pes-payload-consumer.js';
@@ -259,10 +259,10 @@ export class TsDemuxer {
     const stride = this.stride;
     for (let p = start + 1; p < end; p++) {
       if (buf[p] !== 0x47) continue;
-      const available = Math.floor((end - 1 - p) / stride) + 1;
-      if (available < SYNCS_TO_LOCK && !final) return -1;
-      const need = Math.min(SYNCS_TO_LOCK, available);
-      if (syncRun(buf, p, end, stride, need) >= need && end - p >= TS_PACKET) return p;
+      if (!final && end - p < stride * (SYNCS_TO_LOCK - 1) + 1) return -1;
+      // Resync never accepts a lone packet: the start of the data is not here.
+      const need = syncsNeeded(p, -1, end, stride, final);
+      if (need > 0 && syncRun(buf, p, end, stride, need) >= need) return p;
     }
     return -1;
   }

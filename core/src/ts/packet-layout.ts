@@ -29,6 +29,20 @@ export function syncRun(bytes: Uint8Array, pos: number, end: number, size: numbe
 }
 
 /**
+ * How many syncs in a row make a lock at `pos`: `SYNCS_TO_LOCK`, or at the end
+ * of the data as many as fit, but at least two: a lone 0x47 near the end of
+ * garbage proves nothing. The one exception is data that is a single packet
+ * from its first byte. 0 means no lock is possible here.
+ */
+export function syncsNeeded(pos: number, start: number, end: number, size: number, final: boolean): number {
+  if (!final) return SYNCS_TO_LOCK;
+  if (end - pos < 188) return 0;
+  const available = Math.floor((end - 1 - pos) / size) + 1;
+  if (available >= 2) return Math.min(SYNCS_TO_LOCK, available);
+  return pos === start && end - start < 2 * size ? 1 : 0;
+}
+
+/**
  * Finds the earliest position with `SYNCS_TO_LOCK` sync bytes in a row at one
  * of the packet sizes (fewer when `final` and the data is short). Returns
  * null when the data holds no such run yet.
@@ -40,11 +54,9 @@ export function detectPacketLayout(bytes: Uint8Array, start: number, end: number
     let best: PacketLayout | null = null;
     let bestRun = 0;
     for (const size of sizes) {
-      const available = Math.floor((end - 1 - pos) / size) + 1;
-      const need = final ? Math.min(SYNCS_TO_LOCK, available) : SYNCS_TO_LOCK;
+      const need = syncsNeeded(pos, start, end, size, final);
       const run = syncRun(bytes, pos, end, size, SYNCS_TO_LOCK);
-      // A lone sync byte at the very end of the data proves nothing.
-      if (run >= need && run > bestRun && (run > 1 || end - pos >= 188)) {
+      if (need > 0 && run >= need && run > bestRun) {
         best = { size, firstSync: pos };
         bestRun = run;
       }

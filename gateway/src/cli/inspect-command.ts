@@ -3,6 +3,7 @@ import { InventoryBuilder, TsDemuxer, type Inventory } from '@klvscope/core';
 import { fileSize, readFileChunks } from '@klvscope/adapters';
 import { formatInventory } from './inventory-text.js';
 import { startProgress } from './progress.js';
+import { UsageError } from './usage-error.js';
 
 export interface InspectOptions {
   json?: boolean;
@@ -19,6 +20,7 @@ export async function inspectFile(path: string): Promise<Inventory> {
     progress.stop();
   }
   demuxer.end();
+  if (demuxer.packets === 0) throw new UsageError(`${path}: not an MPEG-TS stream (no packets of 188, 192 or 204 bytes found)`);
   return inventory.build(demuxer.packetSize);
 }
 
