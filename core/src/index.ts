@@ -6,3 +6,40 @@ export { InventoryBuilder, type Inventory, type InventoryPid, type InventoryProg
 export type { PesPayloadConsumer } from './ts/pes-payload-consumer.js';
 export type { PacketSize } from './ts/packet-layout.js';
 export { PCR_HZ, PTS_HZ, pcrDelta27MHz, ptsDelta90kHz, ptsMinusPcr90kHz } from './ts/clock.js';
+export { CoreError, type CoreErrorCode } from './kernel/core-error.js';
+export { OBSERVATION_KINDS, isObservationKind } from './kernel/observation-kinds.js';
+export {
+  defineCheck,
+  assertCheckDefinition,
+  type AnyCheck,
+  type CheckContext,
+  type CheckDefinition,
+  type CheckHandlers,
+  type CheckSpec,
+  type NoRules,
+  type RulesSchema,
+} from './kernel/define-check.js';
+export { parseCheckRules, describeRulesIssues } from './kernel/check-rules.js';
+export type { Point, PointFinding, PointPosition } from './kernel/check-point.js';
+export type { CheckSummary, ValueStatistics, Verdict } from './kernel/check-summary.js';
+export type { CheckResult, CheckStatus, PointSink } from './kernel/check-run.js';
+export { PluginError, type CheckHook, type PluginErrorPosition } from './kernel/plugin-error.js';
+export { CheckRegistry } from './kernel/check-registry.js';
+export { CheckSession, DEFAULT_MAX_POINTS_PER_CHECK, type CheckSessionOptions, type SessionResult } from './kernel/check-session.js';
+export {
+  runPipeline,
+  runObservations,
+  OBSERVATION_BATCH,
+  type ByteSource,
+  type ObservationRunOptions,
+  type PipelineOptions,
+  type PipelineResult,
+  type RunOptions,
+  type SourceChunk,
+} from './kernel/pipeline.js';
+export { createTsDemuxer, type Demuxer, type DemuxerFactory } from './kernel/demuxer-factory.js';
+export { createConsoleLogger, silentLogger, type LogFields, type LogLevel, type Logger } from './kernel/logger.js';
+export { systemClock, type WallClock } from './kernel/wall-clock.js';
+export { DEFAULT_KERNEL_CONFIG, type KernelConfig } from './kernel/kernel-config.js';
+export { CHECK_REGISTRY, DEMUXER_FACTORY, KERNEL_CONFIG, LOGGER, WALL_CLOCK, serviceToken, type ServiceToken } from './kernel/tokens.js';
+export { createContainer, provideService, resolveService, type DependencyContainer, type ServiceProvider } from './kernel/container.js';

@@ -37,12 +37,8 @@ const PID_COUNT = 8192;
 const NULL_PID = 0x1fff;
 const TS_PACKET = 188;
 
-/** What a PID carries, as far as the PAT and PMTs tell. */
-const enum PidKind {
-  Unknown = 0,
-  Psi = 1,
-  Pes = 2,
-}
+/** What a PID carries, as far as the PAT and PMTs tell (values of the per-PID kind array). */
+const PidKind = { Unknown: 0, Psi: 1, Pes: 2 } as const;
 
 /** Bytes gathered before detection gives up on a region and skips it. */
 const DETECT_WINDOW = 64 * 1024;

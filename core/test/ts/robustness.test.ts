@@ -23,7 +23,7 @@ export function random(seed: number): () => number {
 }
 
 function mutate(source: Uint8Array, rnd: () => number): Uint8Array {
-  let bytes = source.slice();
+  let bytes: Uint8Array = source.slice();
   const edits = 1 + Math.floor(rnd() * 20);
   for (let e = 0; e < edits; e++) {
     const at = Math.floor(rnd() * bytes.length);

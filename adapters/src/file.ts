@@ -1,0 +1,150 @@
+/**
+ * The file source: a regular file read in chunks with their byte offsets,
+ * through one FileHandle and `read` calls (never readFile), so memory stays
+ * at two chunk buffers whatever the file size.
+ *
+ * Measured on a 404 MB TS file through runPipeline (2-core VM, page cache
+ * warm, MB/s median of 5): reading one chunk ahead while the consumer works
+ * on the current one, into two buffers used in turn, beat a fresh buffer per
+ * chunk at every size (1 MiB: 2485 vs 1975; 4 MiB: 3143 vs 2482) and beat
+ * reading only on demand (4 MiB reused: 1881). Fresh buffers cost page faults
+ * on new memory and lose the cache; 4 MiB was the best size (8 MiB equal,
+ * 16 MiB worse, 1 MiB 20 % slower).
+ */
+import type { FileHandle } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
+import type { SourceChunk } from '@klvscope/core';
+import { AdapterError } from './adapter-error.js';
+
+export const DEFAULT_CHUNK_SIZE = 4 * 1024 * 1024;
+
+/** Buffers are no larger than the file, but not so small that a file still growing is read in slivers. */
+const MIN_BUFFER_SIZE = 64 * 1024;
+
+export interface ReadFileChunksOptions {
+  /** Bytes per read (default 4 MiB). Every chunk but the last is this long, unless the file changes while read. */
+  chunkSize?: number;
+  /** Stops the reading: the iteration rejects with `signal.reason` and the file is closed. */
+  signal?: AbortSignal;
+  /** Called after each chunk is read, with the bytes read so far and the file's size when it was opened. */
+  onProgress?: (bytesRead: number, totalBytes: number) => void;
+}
+
+/**
+ * Reads a regular file in chunks, each with the offset of its first byte.
+ * Offsets are contiguous from 0; reading goes on to end of file as found
+ * while reading (a file still being written is read as far as it is).
+ *
+ * Chunk memory contract: a chunk's `bytes` is valid until the consumer asks
+ * for the next chunk; then its memory is reused for the chunk after that.
+ * A consumer that keeps bytes beyond that copies them (`bytes.slice()`).
+ * The demuxer copies what it keeps, so the pipeline needs no copy.
+ *
+ * Errors are AdapterError: ERR_FILE_NOT_FOUND, ERR_NOT_A_FILE (a directory,
+ * FIFO or device), ERR_FILE_UNREADABLE (permissions, I/O errors).
+ */
+export async function* readFileChunks(path: string, options: ReadFileChunksOptions = {}): AsyncGenerator<SourceChunk, void, undefined> {
+  const chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  if (!Number.isSafeInteger(chunkSize) || chunkSize <= 0) throw new RangeError(`chunkSize must be a positive integer, got ${chunkSize}`);
+  const { signal, onProgress } = options;
+  signal?.throwIfAborted();
+  const { handle, size } = await openRegularFile(path);
+  const bufferSize = Math.min(chunkSize, Math.max(size, MIN_BUFFER_SIZE));
+  const buffers = [new Uint8Array(bufferSize), new Uint8Array(bufferSize)];
+  let turn = 0;
+  const readNext = (position: number): Promise<Uint8Array> => {
+    const buffer = buffers[turn];
+    turn ^= 1;
+    return readInto(handle, path, buffer, position);
+  };
+  let pending: Promise<Uint8Array> | null = null;
+  try {
+    let offset = 0;
+    pending = readNext(offset);
+    for (;;) {
+      const bytes: Uint8Array = await pending;
+      pending = null;
+      if (bytes.length === 0) return;
+      signal?.throwIfAborted();
+      const chunk: SourceChunk = { bytes, offset };
+      offset += bytes.length;
+      // The next read goes into the other buffer and overlaps the consumer's work on this chunk.
+      pending = readNext(offset);
+      onProgress?.(offset, size);
+      yield chunk;
+    }
+  } finally {
+    // A read still in flight must settle before the descriptor is closed (and possibly reused).
+    if (pending) await pending.catch(() => undefined);
+    await handle.close();
+  }
+}
+
+/** The size in bytes of a regular file; AdapterError as for readFileChunks. */
+export async function fileSize(path: string): Promise<number> {
+  const stats = await statRegularFile(path);
+  return stats.size;
+}
+
+async function readInto(handle: FileHandle, path: string, buffer: Uint8Array, position: number): Promise<Uint8Array> {
+  try {
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+    return buffer.subarray(0, bytesRead);
+  } catch (cause) {
+    throw fileError(cause, path);
+  }
+}
+
+async function openRegularFile(path: string): Promise<{ handle: FileHandle; size: number }> {
+  // stat before open: opening a FIFO for reading would block until a writer appears.
+  await statRegularFile(path);
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'r');
+  } catch (cause) {
+    throw fileError(cause, path);
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw notAFile(path, stats.isDirectory());
+    return { handle, size: stats.size };
+  } catch (error) {
+    await handle.close();
+    throw error instanceof AdapterError ? error : fileError(error, path);
+  }
+}
+
+async function statRegularFile(path: string): Promise<{ size: number }> {
+  let stats;
+  try {
+    stats = await stat(path);
+  } catch (cause) {
+    throw fileError(cause, path);
+  }
+  if (!stats.isFile()) throw notAFile(path, stats.isDirectory());
+  return stats;
+}
+
+function notAFile(path: string, directory: boolean): AdapterError {
+  return new AdapterError('ERR_NOT_A_FILE', `${path} is ${directory ? 'a directory' : 'not a regular file'}`, { path });
+}
+
+/** Maps a Node file-system error to an AdapterError that names the path. */
+function fileError(cause: unknown, path: string): AdapterError {
+  const errno = (cause as NodeJS.ErrnoException | null)?.code;
+  const details = { path, errno: errno ?? null };
+  switch (errno) {
+    case 'ENOENT':
+    case 'ENOTDIR':
+      return new AdapterError('ERR_FILE_NOT_FOUND', `no such file: ${path}`, details, { cause });
+    case 'EISDIR':
+      return new AdapterError('ERR_NOT_A_FILE', `${path} is a directory`, details, { cause });
+    case 'EACCES':
+    case 'EPERM':
+      return new AdapterError('ERR_FILE_UNREADABLE', `permission denied reading ${path}`, details, { cause });
+    default: {
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      return new AdapterError('ERR_FILE_UNREADABLE', `cannot read ${path}: ${reason}`, details, { cause });
+    }
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * The one error class of @klvscope/core. `code` is stable (the gateway maps
+ * it to an HTTP status in one table); `message` is for people. Problems found
+ * in a stream are observations and points, never a CoreError.
+ */
+
+export type CoreErrorCode =
+  /** A check definition breaks the contract (bad id, version, consumes, rules or create). */
+  | 'ERR_CHECK_INVALID'
+  /** Two checks with the same id were registered. */
+  | 'ERR_CHECK_DUPLICATE'
+  /** A check id was asked for that no registered check has. */
+  | 'ERR_CHECK_NOT_FOUND'
+  /** The rule slice given for a check does not match its schema. */
+  | 'ERR_RULES_INVALID'
+  /** A check threw (reported as a PluginError result entry, not thrown by the pipeline). */
+  | 'ERR_CHECK_FAILED'
+  /** A byte source gave chunks whose offsets are not contiguous from 0. */
+  | 'ERR_SOURCE_NOT_CONTIGUOUS';
+
+export class CoreError extends Error {
+  override readonly name: string = 'CoreError';
+
+  constructor(
+    readonly code: CoreErrorCode,
+    message: string,
+    readonly details?: Readonly<Record<string, unknown>>,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+
+  /** The shape of the gateway's error body: `{ code, message, details }`. */
+  toJSON(): { code: CoreErrorCode; message: string; details?: Readonly<Record<string, unknown>> } {
+    return this.details === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, details: this.details };
+  }
+}
