@@ -12,6 +12,8 @@ export interface Demuxer {
   push(chunk: Uint8Array): void;
   /** Ends the source: flushes whatever is held. */
   end(): void;
+  /** The packet size in use once known (188, 192 or 204), for demuxers of packetised streams. */
+  readonly packetSize?: number | null;
 }
 
 export type DemuxerFactory = (sink: ObservationSink) => Demuxer;

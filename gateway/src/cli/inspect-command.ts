@@ -1,6 +1,7 @@
 /** `klvscope inspect FILE [--json]`: the inventory of a transport stream. */
-import { InventoryBuilder, TsDemuxer, type Inventory } from '@klvscope/core';
+import { DEMUXER_FACTORY, InventoryBuilder, resolveService, runPipeline, type Demuxer, type Inventory } from '@klvscope/core';
 import { fileSize, readFileChunks } from '@klvscope/adapters';
+import { composeApplication } from '../composition-root.js';
 import { formatInventory } from './inventory-text.js';
 import { startProgress } from './progress.js';
 import { UsageError } from './usage-error.js';
@@ -10,18 +11,25 @@ export interface InspectOptions {
 }
 
 export async function inspectFile(path: string): Promise<Inventory> {
+  const container = composeApplication();
+  const makeDemuxer = resolveService(container, DEMUXER_FACTORY);
   const total = await fileSize(path);
   const inventory = new InventoryBuilder();
-  const demuxer = new TsDemuxer((o) => inventory.observe(o));
+  let demuxer: Demuxer | undefined;
   const progress = startProgress('Inspecting', total);
   try {
-    for await (const chunk of readFileChunks(path, { onProgress: (done) => progress.update(done) })) demuxer.push(chunk.bytes);
+    await runPipeline(readFileChunks(path), {
+      checks: [],
+      observationSinks: [(o) => inventory.observe(o)],
+      demuxerFactory: (sink) => (demuxer = makeDemuxer(sink)),
+      onProgress: (done) => progress.update(done),
+    });
   } finally {
     progress.stop();
   }
-  demuxer.end();
-  if (demuxer.packets === 0) throw new UsageError(`${path}: not an MPEG-TS stream (no packets of 188, 192 or 204 bytes found)`);
-  return inventory.build(demuxer.packetSize);
+  const result = inventory.build(demuxer?.packetSize ?? null);
+  if (result.totalPackets === 0) throw new UsageError(`${path}: not an MPEG-TS stream (no packets of 188, 192 or 204 bytes found)`);
+  return result;
 }
 
 export async function runInspect(path: string, options: InspectOptions): Promise<void> {
