@@ -16,6 +16,9 @@ export const OBSERVATION_KINDS = [
   'ts-error',
   'pid-stats',
   'klv-packet',
+  'metadata-packet',
+  'klv-field',
+  'klv-error',
 ] as const satisfies readonly ObservationKind[];
 
 // Fails to compile when observations.ts gains a kind that is missing above.
@@ -53,6 +56,12 @@ export function observationKindIndex(kind: ObservationKind): number {
       return 7;
     case 'klv-packet':
       return 8;
+    case 'metadata-packet':
+      return 9;
+    case 'klv-field':
+      return 10;
+    case 'klv-error':
+      return 11;
     default:
       return -1;
   }

@@ -160,10 +160,19 @@ export interface PidStatsObservation extends Position {
   discontinuities: number;
 }
 
-/** One complete KLV triplet as received (SMPTE 336). Filled by the KLV issue. */
+/**
+ * One complete KLV triplet as received (SMPTE 336). Its position is that of
+ * the TS packet starting the PES that carried its key (for a raw KLV source:
+ * the key's byte offset, packetIndex -1).
+ */
 export interface KlvPacketObservation extends Position {
   kind: 'klv-packet';
+  /** The PID that carried it; -1 for a raw KLV source. */
   pid: number;
+  /** 0-based index of this KLV packet among those of its PID: links metadata, fields and problems to it. */
+  klvIndex: number;
+  /** How it was carried: MISB ST 1402 synchronous (AU cells), asynchronous, or a raw KLV byte stream. */
+  carriage: 'sync' | 'async' | 'raw';
   /** 16-byte universal key as lowercase hex. */
   keyHex: string;
   /** Name of the key in the registry, or null when unknown. */
@@ -174,6 +183,72 @@ export interface KlvPacketObservation extends Position {
   raw: Uint8Array;
   /** PTS of the PES that carried it, or null (asynchronous carriage without PTS, raw KLV). */
   pts90kHz: number | null;
+}
+
+/** A decoded KLV item, JSON-able (see core/src/klv/decoded-item.ts). */
+export interface KlvItem {
+  tag: number;
+  name: string;
+  units: string | null;
+  rawHex: string;
+  value: unknown;
+  deprecated: boolean;
+  error?: string;
+}
+
+/** A decoded metadata packet: ST 0601, ST 0903 or EG 0104. */
+export interface MetadataPacketObservation extends Position {
+  kind: 'metadata-packet';
+  pid: number;
+  klvIndex: number;
+  /** The standard of the key, e.g. 'MISB ST 0601'. */
+  standard: string;
+  keyName: string;
+  /** ST 0601 item 65 / ST 0903 item 4; null when absent. */
+  version: number | null;
+  /** ST 0601 item 2 / ST 0903 item 2 / EG 0104 UNIX time stamp: microseconds since 1970-01-01T00:00:00Z. */
+  timestampMicros: number | null;
+  /** The checksum verdict; null when the standard has none (EG 0104) or the packet carries none (ST 0903). */
+  checksum: { present: boolean; stored: number | null; computed: number; valid: boolean } | null;
+  pts90kHz: number | null;
+  items: KlvItem[];
+}
+
+/** One top-level item of a decoded metadata packet, as a normalized row. */
+export interface KlvFieldObservation extends Position {
+  kind: 'klv-field';
+  pid: number;
+  klvIndex: number;
+  tag: number;
+  name: string;
+  rawHex: string;
+  value: unknown;
+  units: string | null;
+}
+
+export type KlvErrorType =
+  | 'klv-raw-decode-error'
+  | 'klv-unknown-key'
+  | 'klv-checksum-error'
+  | 'klv-unknown-tag'
+  | 'klv-duplicate-tag'
+  | 'klv-missing-mandatory'
+  | 'klv-bad-item-length';
+
+/** A problem with KLV bytes or their content. Findings are data, never exceptions. */
+export interface KlvErrorObservation extends Position {
+  kind: 'klv-error';
+  pid: number;
+  /** The KLV packet concerned, or null when no packet could be framed. */
+  klvIndex: number | null;
+  type: KlvErrorType;
+  severity: Severity;
+  /** The item's tag, or null for problems of the whole packet. */
+  tag: number | null;
+  message: string;
+  /** The standard clause the rule comes from. */
+  citation: string;
+  details?: Record<string, string | number | boolean | null>;
 }
 
 export type ObservationKind = Observation['kind'];
@@ -187,7 +262,10 @@ export type Observation =
   | PesObservation
   | TsErrorObservation
   | PidStatsObservation
-  | KlvPacketObservation;
+  | KlvPacketObservation
+  | MetadataPacketObservation
+  | KlvFieldObservation
+  | KlvErrorObservation;
 
 /** The observation of one kind, for typed handlers: `ObservationOf<'pcr'>`. */
 export type ObservationOf<K extends ObservationKind> = Extract<Observation, { kind: K }>;

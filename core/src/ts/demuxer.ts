@@ -141,6 +141,7 @@ export class TsDemuxer {
     for (const assembly of this.pes) {
       if (assembly?.current) this.deliverPayload(assembly, false);
     }
+    this.options.payloadConsumer?.end?.();
     this.ended = true;
     this.emitPidStats();
   }

@@ -16,4 +16,6 @@ export interface PesPayloadConsumer {
    * Observations it derives go out through `emit`, which times them.
    */
   payload(pes: PesObservation, stream: ElementaryStream, payload: Uint8Array, complete: boolean, emit: (observation: Observation) => void): void;
+  /** The source ended: report what is held (a KLV packet cut short). */
+  end?(): void;
 }

@@ -1,0 +1,17 @@
+/** Severity and source of every KLV problem type the engine reports. */
+import type { KlvErrorType, Severity } from '../kernel/observations.js';
+
+interface KlvErrorEntry {
+  readonly severity: Severity;
+  readonly citation: string;
+}
+
+export const KLV_ERROR_CATALOG: Readonly<Record<KlvErrorType, KlvErrorEntry>> = {
+  'klv-raw-decode-error': { severity: 'error', citation: 'SMPTE ST 336 (KLV key, BER length, value framing)' },
+  'klv-unknown-key': { severity: 'error', citation: 'MISB ST 0601 (UAS Datalink LS universal key)' },
+  'klv-checksum-error': { severity: 'error', citation: 'MISB ST 0601 item 1 (checksum)' },
+  'klv-unknown-tag': { severity: 'warning', citation: 'MISB ST 0601 (tags 1-143)' },
+  'klv-duplicate-tag': { severity: 'error', citation: 'MISB ST 0601 (an item appears once per packet unless the standard allows repeats)' },
+  'klv-missing-mandatory': { severity: 'error', citation: 'MISB ST 0601 (mandatory items 1, 2 and 65)' },
+  'klv-bad-item-length': { severity: 'error', citation: 'MISB ST 0601 (item length rules)' },
+};

@@ -1,0 +1,166 @@
+/**
+ * From one framed KLV triplet to observations: the raw `klv-packet`, and by
+ * its key the decoded `metadata-packet` with one `klv-field` per top-level
+ * item (ST 0601, ST 0903, EG 0104), plus a `klv-error` for every problem.
+ */
+import type {
+  KlvErrorObservation,
+  KlvErrorType,
+  KlvItem,
+  MetadataPacketObservation,
+  Observation,
+} from '../kernel/observations.js';
+import type { KlvProblem } from './decoded-item.js';
+import { decodeEg0104Packet } from './eg0104-packet.js';
+import { KLV_ERROR_CATALOG } from './klv-error-catalog.js';
+import type { KlvOrigin } from './klv-reassembler.js';
+import { decodeSt0601 } from './st0601-packet.js';
+import { decodeSt0903Packet } from './st0903-vmti-packet.js';
+import { keyToHex, lookupUniversalKey } from './universal-key.js';
+
+export interface KlvPacketContext {
+  pid: number;
+  klvIndex: number;
+  carriage: 'sync' | 'async' | 'raw';
+  origin: KlvOrigin;
+}
+
+const KLV_PROBLEM_TYPES: Readonly<Record<KlvProblem['type'], KlvErrorType>> = {
+  'raw-decode-error': 'klv-raw-decode-error',
+  'unknown-key': 'klv-unknown-key',
+  'checksum-error': 'klv-checksum-error',
+  'unknown-tag': 'klv-unknown-tag',
+  'duplicate-tag': 'klv-duplicate-tag',
+  'missing-mandatory': 'klv-missing-mandatory',
+  'bad-item-length': 'klv-bad-item-length',
+};
+
+/** A `klv-error` observation at the packet's position. */
+export function klvErrorObservation(
+  pid: number,
+  klvIndex: number | null,
+  origin: KlvOrigin,
+  type: KlvErrorType,
+  tag: number | null,
+  message: string,
+  details?: KlvErrorObservation['details'],
+  severity = KLV_ERROR_CATALOG[type].severity,
+): KlvErrorObservation {
+  const observation: KlvErrorObservation = {
+    kind: 'klv-error',
+    pid,
+    klvIndex,
+    type,
+    severity,
+    tag,
+    message,
+    citation: KLV_ERROR_CATALOG[type].citation,
+    offset: origin.offset,
+    packetIndex: origin.packetIndex,
+    t: null,
+  };
+  if (details) observation.details = details;
+  return observation;
+}
+
+/** Emits the observations of the triplet in `bytes[start, end)`. */
+export function observeKlvPacket(bytes: Uint8Array, start: number, end: number, ctx: KlvPacketContext, emit: (o: Observation) => void): void {
+  const { pid, klvIndex, origin } = ctx;
+  const keyHex = keyToHex(bytes, start);
+  const match = lookupUniversalKey(bytes, start);
+  const raw = bytes.slice(start, end);
+  const position = { offset: origin.offset, packetIndex: origin.packetIndex, t: null };
+  const valueLength = end - start - 16 - berSize(bytes[start + 16]);
+  emit({ kind: 'klv-packet', pid, klvIndex, carriage: ctx.carriage, keyHex, keyName: match?.entry.name ?? null, length: valueLength, raw, pts90kHz: origin.pts90kHz, ...position });
+
+  const name = match?.entry.name;
+  const metadata = (standard: string, keyName: string): MetadataPacketObservation => ({
+    kind: 'metadata-packet',
+    pid,
+    klvIndex,
+    standard,
+    keyName,
+    version: null,
+    timestampMicros: null,
+    checksum: null,
+    pts90kHz: origin.pts90kHz,
+    items: [],
+    ...position,
+  });
+  const problems = (list: readonly KlvProblem[], skip: KlvProblem['type'] | null = null): void => {
+    for (const p of list) {
+      if (p.type === skip) continue;
+      emit(klvErrorObservation(pid, klvIndex, origin, KLV_PROBLEM_TYPES[p.type], p.tag, p.message, { byteOffset: origin.offset + (p.byteOffset - start) }));
+    }
+  };
+
+  if (name === 'st0601-uas-datalink-ls') {
+    const packet = decodeSt0601(bytes, start, end);
+    const m = metadata('MISB ST 0601', name);
+    m.version = packet.version;
+    m.timestampMicros = packet.precisionTimeStamp;
+    m.checksum = packet.checksum;
+    m.items = packet.items;
+    emitMetadata(m, emit);
+    problems(packet.problems);
+    return;
+  }
+  if (name === 'st0903-vmti-ls') {
+    const packet = decodeSt0903Packet(bytes, start, end);
+    const m = metadata('MISB ST 0903', name);
+    m.items = packet.items;
+    m.version = numberItem(packet.items, 4);
+    m.timestampMicros = numberItem(packet.items, 2);
+    m.checksum = packet.checksum ? { present: true, ...packet.checksum } : null;
+    emitMetadata(m, emit);
+    problems(packet.problems, 'unknown-key');
+    return;
+  }
+  if (name === 'eg0104-predator-uav-basic-us') {
+    const packet = decodeEg0104Packet(bytes, start, end);
+    const m = metadata('MISB EG 0104', name);
+    m.items = packet.items;
+    m.timestampMicros = packet.timeStampMicros;
+    emitMetadata(m, emit);
+    // A legacy universal set that real recordings still carry: decoded, and noted once per packet as not ST 0601.
+    emit(klvErrorObservation(pid, klvIndex, origin, 'klv-unknown-key', null, 'legacy EG 0104 Predator UAV Basic Universal Set, not the ST 0601 UAS Datalink LS', { keyHex, keyName: name }, 'warning'));
+    problems(packet.problems, 'unknown-key');
+    return;
+  }
+  if (match) {
+    emit(klvErrorObservation(pid, klvIndex, origin, 'klv-unknown-key', null, `${match.entry.standard} ${match.entry.title}: not an ST 0601 packet, not decoded`, { keyHex, keyName: match.entry.name }, 'info'));
+    return;
+  }
+  emit(klvErrorObservation(pid, klvIndex, origin, 'klv-unknown-key', null, `unknown universal key ${keyHex}`, { keyHex }));
+}
+
+function emitMetadata(m: MetadataPacketObservation, emit: (o: Observation) => void): void {
+  emit(m);
+  for (const item of m.items) emit(fieldOf(m, item));
+}
+
+function fieldOf(m: MetadataPacketObservation, item: KlvItem): Observation {
+  return {
+    kind: 'klv-field',
+    pid: m.pid,
+    klvIndex: m.klvIndex,
+    tag: item.tag,
+    name: item.name,
+    rawHex: item.rawHex,
+    value: item.value,
+    units: item.units,
+    offset: m.offset,
+    packetIndex: m.packetIndex,
+    t: null,
+  };
+}
+
+function numberItem(items: readonly KlvItem[], tag: number): number | null {
+  const value = items.find((i) => i.tag === tag)?.value;
+  return typeof value === 'number' ? value : null;
+}
+
+/** Bytes of a BER length field from its first byte (SMPTE 336 / X.690 8.1.3). */
+function berSize(first: number): number {
+  return first < 0x80 ? 1 : 1 + (first & 0x7f);
+}
