@@ -1,8 +1,18 @@
-/** `klvscope inspect FILE [--json]`: the inventory of a transport stream. */
-import { DEMUXER_FACTORY, InventoryBuilder, resolveService, runPipeline, type Demuxer, type Inventory } from '@klvscope/core';
+/** `klvscope inspect FILE [--json]`: the inventory of a transport stream and a summary of its KLV. */
+import {
+  DEMUXER_FACTORY,
+  InventoryBuilder,
+  KlvSummaryBuilder,
+  resolveService,
+  runPipeline,
+  type Demuxer,
+  type Inventory,
+  type KlvPidSummary,
+} from '@klvscope/core';
 import { fileSize, readFileChunks } from '@klvscope/adapters';
 import { composeApplication } from '../composition-root.js';
 import { formatInventory } from './inventory-text.js';
+import { formatKlvSummary } from './klv-summary-text.js';
 import { startProgress } from './progress.js';
 import { UsageError } from './usage-error.js';
 
@@ -10,17 +20,22 @@ export interface InspectOptions {
   json?: boolean;
 }
 
-export async function inspectFile(path: string): Promise<Inventory> {
+export interface InspectReport extends Inventory {
+  klv: KlvPidSummary[];
+}
+
+export async function inspectFile(path: string): Promise<InspectReport> {
   const container = composeApplication();
   const makeDemuxer = resolveService(container, DEMUXER_FACTORY);
   const total = await fileSize(path);
   const inventory = new InventoryBuilder();
+  const klv = new KlvSummaryBuilder();
   let demuxer: Demuxer | undefined;
   const progress = startProgress('Inspecting', total);
   try {
     await runPipeline(readFileChunks(path), {
       checks: [],
-      observationSinks: [(o) => inventory.observe(o)],
+      observationSinks: [(o) => inventory.observe(o), (o) => klv.observe(o)],
       demuxerFactory: (sink) => (demuxer = makeDemuxer(sink)),
       onProgress: (done) => progress.update(done),
     });
@@ -29,10 +44,11 @@ export async function inspectFile(path: string): Promise<Inventory> {
   }
   const result = inventory.build(demuxer?.packetSize ?? null);
   if (result.totalPackets === 0) throw new UsageError(`${path}: not an MPEG-TS stream (no packets of 188, 192 or 204 bytes found)`);
-  return result;
+  return { ...result, klv: klv.build() };
 }
 
 export async function runInspect(path: string, options: InspectOptions): Promise<void> {
-  const inventory = await inspectFile(path);
-  process.stdout.write(options.json ? `${JSON.stringify({ file: path, ...inventory }, null, 2)}\n` : `${formatInventory(path, inventory)}\n`);
+  const report = await inspectFile(path);
+  const text = options.json ? JSON.stringify({ file: path, ...report }, null, 2) : `${formatInventory(path, report)}\n\n${formatKlvSummary(report.klv)}`;
+  process.stdout.write(`${text}\n`);
 }

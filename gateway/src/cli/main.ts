@@ -5,6 +5,7 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { runGenerate } from './generate-command.js';
 import { runInspect } from './inspect-command.js';
+import { runKlv } from './klv-command.js';
 import { UsageError } from './usage-error.js';
 
 const VERSION = '0.1.0';
@@ -34,6 +35,13 @@ export function buildProgram(): Command {
     .argument('<file>', 'MPEG-TS file (188, 192 or 204-byte packets)')
     .option('--json', 'print the inventory as JSON')
     .action(async (file: string, options: { json?: boolean }) => runInspect(file, options));
+
+  program
+    .command('klv')
+    .description('print every KLV packet as NDJSON: decoded items by name with units (a TS file or a raw KLV stream)')
+    .argument('<file>', 'MPEG-TS file, or a raw KLV byte stream (.klv.bin)')
+    .option('--raw', 'add the hex bytes of each packet and item')
+    .action(async (file: string, options: { raw?: boolean }) => runKlv(file, options));
 
   program
     .command('generate')

@@ -1,0 +1,6 @@
+/** The demuxer factory for KLV-aware runs: the MPEG-TS demuxer with MISB ST 1402 carriage. */
+import type { DemuxerFactory } from '../kernel/demuxer-factory.js';
+import { TsDemuxer } from '../ts/demuxer.js';
+import { St1402Carriage } from './st1402-carriage.js';
+
+export const createKlvAwareTsDemuxer: DemuxerFactory = (sink) => new TsDemuxer(sink, { payloadConsumer: new St1402Carriage() });
