@@ -177,7 +177,9 @@ export class TsDemuxer {
 
   private feed(chunk: Uint8Array, base: number): void {
     if (this.carry.length === 0) {
-      const pos = this.scan(chunk, 0, chunk.length, base, false);
+      // The last packet's stride may have reached past the previous chunk (192/204-byte packets).
+      const skip = this.carryOffset - base;
+      const pos = this.scan(chunk, Math.max(0, skip), chunk.length, base, false);
       this.keep(chunk, pos, base);
       return;
     }
@@ -200,6 +202,7 @@ export class TsDemuxer {
     this.keep(rest, next, restBase);
   }
 
+  /** Keeps the bytes from `pos` on for the next chunk; `carryOffset` is where scanning resumes (it may lie past this chunk). */
   private keep(data: Uint8Array, pos: number, base: number): void {
     this.carry = pos < data.length ? copyOf(data, pos, data.length) : new Uint8Array(0);
     this.carryOffset = base + pos;

@@ -276,6 +276,14 @@ describe('MPEG-TS demuxer', () => {
       expect(summary(widen(204))).to.deep.equal(plain);
     });
 
+    it('gives the same observations whatever the chunk size with 192- and 204-byte packets', () => {
+      for (const size of [192, 204] as const) {
+        const bytes = widen(size);
+        const whole = demux(bytes);
+        for (const chunk of [1, 5, 188, 191, 192, 193, 204, 205, 1000]) expect(demux(bytes, chunk)).to.deep.equal(whole, `${size}/${chunk}`);
+      }
+    });
+
     it('gives the same observations whatever the chunk size', () => {
       const bytes = concatPackets(packets);
       bytes[188 * 7] = 0x00; // one damaged sync byte
