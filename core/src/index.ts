@@ -47,3 +47,17 @@ export { St1402Carriage, klvCarriageOf, type KlvCarriageKind } from './klv/st140
 export { createKlvAwareTsDemuxer } from './klv/st1402-demuxer.js';
 export { KlvStreamDemuxer, looksLikeRawKlv } from './klv/klv-stream-demuxer.js';
 export { KlvSummaryBuilder, type KlvPidSummary } from './klv/klv-summary.js';
+export {
+  createGenerator,
+  generateTransportStream,
+  parseFaultSpec,
+  formatFaultSpec,
+  BUILT_IN_FAULT_KIND_NAMES,
+  GeneratorError,
+  type GeneratedStream,
+  type GeneratorOptions,
+  type FaultSpec,
+  type InjectedFault,
+  type ElementaryStreamSource,
+  type AccessUnit,
+} from './gen/index.js';

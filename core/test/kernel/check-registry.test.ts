@@ -52,6 +52,9 @@ describe('CheckRegistry', () => {
       'ts-error': [],
       'pid-stats': [],
       'klv-packet': [],
+      'metadata-packet': [],
+      'klv-field': [],
+      'klv-error': [],
     });
   });
 });

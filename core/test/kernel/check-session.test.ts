@@ -113,7 +113,7 @@ describe('CheckSession', () => {
     it('ignores observations of an unknown kind and observations after finish', () => {
       const { check, seen } = recorder('late', ['pcr']);
       const session = new CheckSession([check]);
-      session.observe({ ...pcr(0, 0), kind: 'klv-field' } as never);
+      session.observe({ ...pcr(0, 0), kind: 'video-frame' } as never);
       const first = session.finish();
       session.observe(pcr(0, 188));
       expect(seen).to.deep.equal([]);

@@ -59,10 +59,10 @@ describe('defineCheck', () => {
 
   it('refuses empty, unknown and repeated observation kinds', () => {
     expect(invalidity({ ...valid, consumes: [] }).problems).to.deep.equal([
-      'consumes must be a non-empty array of observation kinds (pcr, discontinuity, psi-section, pat, pmt, pes, ts-error, pid-stats, klv-packet)',
+      'consumes must be a non-empty array of observation kinds (pcr, discontinuity, psi-section, pat, pmt, pes, ts-error, pid-stats, klv-packet, metadata-packet, klv-field, klv-error)',
     ]);
-    expect(invalidity({ ...valid, consumes: ['pcr', 'klv-field', 'pcr'] }).problems).to.deep.equal([
-      "consumes names unknown observation kinds: 'klv-field'",
+    expect(invalidity({ ...valid, consumes: ['pcr', 'video-frame', 'pcr'] }).problems).to.deep.equal([
+      "consumes names unknown observation kinds: 'video-frame'",
       'consumes lists a kind twice',
     ]);
   });
@@ -77,13 +77,13 @@ describe('defineCheck', () => {
     expect(invalidity({ id: 'x_y', rules: {}, consumes: 'pcr' })).to.deep.equal({
       code: 'ERR_CHECK_INVALID',
       message:
-        "invalid check 'x_y': id must be kebab-case (e.g. 'mpegts-pcr-intervals'), got 'x_y'; version must be a semantic version (e.g. '1.0.0'), got undefined; title must be a non-empty string; create must be a function; consumes must be a non-empty array of observation kinds (pcr, discontinuity, psi-section, pat, pmt, pes, ts-error, pid-stats, klv-packet); rules must be a zod schema",
+        "invalid check 'x_y': id must be kebab-case (e.g. 'mpegts-pcr-intervals'), got 'x_y'; version must be a semantic version (e.g. '1.0.0'), got undefined; title must be a non-empty string; create must be a function; consumes must be a non-empty array of observation kinds (pcr, discontinuity, psi-section, pat, pmt, pes, ts-error, pid-stats, klv-packet, metadata-packet, klv-field, klv-error); rules must be a zod schema",
       problems: [
         "id must be kebab-case (e.g. 'mpegts-pcr-intervals'), got 'x_y'",
         'version must be a semantic version (e.g. \'1.0.0\'), got undefined',
         'title must be a non-empty string',
         'create must be a function',
-        'consumes must be a non-empty array of observation kinds (pcr, discontinuity, psi-section, pat, pmt, pes, ts-error, pid-stats, klv-packet)',
+        'consumes must be a non-empty array of observation kinds (pcr, discontinuity, psi-section, pat, pmt, pes, ts-error, pid-stats, klv-packet, metadata-packet, klv-field, klv-error)',
         'rules must be a zod schema',
       ],
     });

@@ -8,7 +8,7 @@ describe('observation kinds', () => {
   });
 
   it('gives -1 for a string that is no kind', () => {
-    expect(observationKindIndex('klv-field' as ObservationKind)).to.equal(-1);
+    expect(observationKindIndex('video-frame' as ObservationKind)).to.equal(-1);
     expect([isObservationKind('pmt'), isObservationKind('PMT'), isObservationKind(3)]).to.deep.equal([true, false, false]);
   });
 });

@@ -6,6 +6,7 @@ import { KlvStreamDemuxer } from '../../src/klv/klv-stream-demuxer.js';
 import { St1402Carriage, klvCarriageOf } from '../../src/klv/st1402-carriage.js';
 import { encodeSt0601 } from '../../src/klv/st0601-packet.js';
 import { TsDemuxer } from '../../src/ts/demuxer.js';
+import { parseDescriptors } from '../../src/ts/descriptors.js';
 import { concatPackets, pes, pesPackets, pmtSection, patSection, psiPacket } from '../ts/packet-builder.js';
 
 function demuxKlv(bytes: Uint8Array, chunk = 4096): Observation[] {
@@ -22,8 +23,7 @@ const KLVA_REGISTRATION = [0x05, 0x04, 0x4b, 0x4c, 0x56, 0x41];
 const METADATA_DESCRIPTOR = [0x26, 0x09, 0x01, 0x00, 0xff, 0x4b, 0x4c, 0x56, 0x41, 0x00, 0x0f];
 
 function stream(type: number, pid: number, descriptors: number[]): ElementaryStream {
-  const parsed = descriptors.length ? [{ tag: descriptors[0], name: '', dataHex: '', fields: descriptors[0] === 0x05 ? { formatIdentifier: 'KLVA' } : { metadataFormatIdentifier: 'KLVA' } }] : [];
-  return { streamType: type, streamTypeName: '', pid, descriptors: parsed };
+  return { streamType: type, streamTypeName: '', pid, descriptors: parseDescriptors(Uint8Array.from(descriptors), 0, descriptors.length) ?? [] };
 }
 
 function tables(type: number, descriptors: number[]): Uint8Array[] {
