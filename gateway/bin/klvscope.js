@@ -1,3 +1,3 @@
 #!/usr/bin/env node
-// The installed entry point runs the compiled CLI (npm run build makes dist/).
-import '../dist/cli/main.js';
+// The installed entry point runs the bundled CLI (`npm run build` makes it).
+import '../dist/klvscope.mjs';

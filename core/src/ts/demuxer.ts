@@ -209,6 +209,43 @@ export class TsDemuxer {
   }
 
   /**
+   * The fast path for most packets: counts a run of null packets and of
+   * payload-only packets (no TEI, no unit start, not scrambled) that continue
+   * a PES whose payload is not collected, with their counter in order —
+   * exactly what `packet` would do for them, without its calls. Returns the
+   * position of the first packet that needs `packet` (or the end).
+   */
+  private runOfPlainPackets(buf: Uint8Array, start: number, end: number): number {
+    const stride = this.stride;
+    const packetCounts = this.counters.packets;
+    const kind = this.kind;
+    const lastCc = this.lastCc;
+    const duplicates = this.duplicates;
+    const pes = this.pes;
+    let pos = start;
+    let count = 0;
+    while (end - pos >= TS_PACKET && buf[pos] === 0x47) {
+      const b1 = buf[pos + 1];
+      const pid = ((b1 & 0x1f) << 8) | buf[pos + 2];
+      if (pid !== NULL_PID) {
+        const b3 = buf[pos + 3];
+        if ((b1 & 0xc0) !== 0 || (b3 & 0xf0) !== 0x10 || kind[pid] !== PidKind.Pes) break;
+        const last = lastCc[pid];
+        if (last < 0 || ((last + 1) & 0x0f) !== (b3 & 0x0f)) break;
+        const assembly = pes[pid];
+        if (assembly !== undefined && (assembly.awaitingHeader || assembly.current !== null)) break;
+        lastCc[pid] = b3 & 0x0f;
+        duplicates[pid] = 0;
+      }
+      packetCounts[pid]++;
+      count++;
+      pos += stride;
+    }
+    this.packetIndex += count;
+    return pos;
+  }
+
+  /**
    * Processes the packets in `buf[start, end)`; returns where it stopped (the
    * bytes from there on need more data). ISO 13818-1 2.4.3.2: a packet starts
    * with 0x47 every `stride` bytes once synchronised.
@@ -218,6 +255,8 @@ export class TsDemuxer {
     let pos = start;
     while (end - pos >= TS_PACKET) {
       if (!this.lost) {
+        pos = this.runOfPlainPackets(buf, pos, end);
+        if (end - pos < TS_PACKET) break;
         if (buf[pos] === 0x47) {
           this.packet(buf, pos, base + pos);
           pos += stride;

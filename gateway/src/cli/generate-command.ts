@@ -1,7 +1,64 @@
-/** `klvscope generate OUT.ts ...` — placeholder until the generator lands. */
-import type { GenerateCliOptions } from './main.js';
+/**
+ * `klvscope generate OUT.ts ...`: a synthetic stream with injected faults.
+ * The ground truth (each fault's PID, packet index and offset) is printed,
+ * and written as JSON with --truth FILE. The file appears whole or not at all.
+ */
+import { createWriteStream } from 'node:fs';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { createGenerator, parseFaultSpec, type GeneratorOptions } from '@klvscope/core';
+import { startProgress } from './progress.js';
 import { UsageError } from './usage-error.js';
 
-export function runGenerate(_out: string, _options: GenerateCliOptions): Promise<void> {
-  return Promise.reject(new UsageError('generate is not available yet'));
+export interface GenerateCliOptions {
+  duration: number;
+  bitrate: number;
+  packetSize: number;
+  audio?: boolean;
+  seed: number;
+  fault: string[];
+  truth?: string;
+}
+
+function packetSizeOf(value: number): 188 | 192 | 204 {
+  if (value === 188 || value === 192 || value === 204) return value;
+  throw new UsageError(`--packet-size must be 188, 192 or 204, got ${value}`);
+}
+
+export async function runGenerate(out: string, options: GenerateCliOptions): Promise<void> {
+  const generatorOptions: GeneratorOptions = {
+    durationSeconds: options.duration,
+    bitrate: options.bitrate,
+    packetSize: packetSizeOf(options.packetSize),
+    audio: options.audio ?? false,
+    seed: options.seed,
+    faults: options.fault.map((spec) => parseFaultSpec(spec)),
+  };
+  const stream = createGenerator(generatorOptions);
+  const expectedBytes = Math.round((options.duration * options.bitrate) / 8);
+  const progress = startProgress('Generating', expectedBytes);
+  const temp = `${out}.partial`;
+  const file = createWriteStream(temp);
+  let written = 0;
+  try {
+    for (const chunk of stream.chunks()) {
+      written += chunk.length;
+      progress.update(written);
+      if (!file.write(chunk)) await once(file, 'drain');
+    }
+    file.end();
+    await once(file, 'finish');
+    await rename(temp, out);
+  } catch (error) {
+    file.destroy();
+    await rm(temp, { force: true });
+    throw error;
+  } finally {
+    progress.stop();
+  }
+  process.stdout.write(`wrote ${out}: ${stream.totalPackets.toLocaleString('en-US')} packets, ${(written / 1e6).toFixed(1)} MB, ${options.duration} s at ${options.bitrate} b/s\n`);
+  for (const f of stream.faults) {
+    process.stdout.write(`  fault ${f.kind} at ${f.atSeconds} s: PID 0x${f.pid.toString(16).padStart(4, '0')}, packet ${f.packetIndex}, offset ${f.offset}\n`);
+  }
+  if (options.truth) await writeFile(options.truth, `${JSON.stringify({ file: out, options: generatorOptions, faults: stream.faults }, null, 2)}\n`);
 }

@@ -2,8 +2,9 @@
  * The `klvscope` command line. Exit codes: 0 done, 1 a finding of the
  * configured severity (later issues), 2 bad usage or an unreadable input.
  */
+import { BUILT_IN_FAULT_KIND_NAMES } from '@klvscope/core';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { runGenerate } from './generate-command.js';
+import { runGenerate, type GenerateCliOptions } from './generate-command.js';
 import { runInspect } from './inspect-command.js';
 import { runKlv } from './klv-command.js';
 import { UsageError } from './usage-error.js';
@@ -52,19 +53,11 @@ export function buildProgram(): Command {
     .option('--packet-size <bytes>', 'packet size: 188, 192 or 204', (v) => Number(v), 188)
     .option('--audio', 'add an audio PID')
     .option('--seed <n>', 'random seed', (v) => Number(v), 1)
-    .option('--fault <kind@seconds>', 'inject a fault, e.g. pcr-gap@3.5 (repeatable)', collect, [])
+    .option('--fault <kind@seconds>', 'inject a fault, e.g. pcr-gap@3.5 (repeatable); kinds: ' + BUILT_IN_FAULT_KIND_NAMES.join(', '), collect, [])
+    .option('--truth <file>', 'write the ground truth of the injected faults as JSON')
     .action(async (out: string, options: GenerateCliOptions) => runGenerate(out, options));
 
   return program;
-}
-
-export interface GenerateCliOptions {
-  duration: number;
-  bitrate: number;
-  packetSize: number;
-  audio?: boolean;
-  seed: number;
-  fault: string[];
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -89,7 +82,7 @@ async function main(argv: string[]): Promise<number> {
 /** Errors about the user's files (missing, unreadable, a directory) carry a stable ERR_FILE_* or ERR_NOT_A_FILE code. */
 function isUserFileError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code.startsWith('ERR_FILE') || code === 'ERR_NOT_A_FILE' || code.startsWith('ERR_GEN'));
+  return typeof code === 'string' && (code.startsWith('ERR_FILE') || code === 'ERR_NOT_A_FILE' || code === 'ERR_GENERATOR_OPTIONS' || code === 'ERR_FAULT_SPEC');
 }
 
 process.exitCode = await main(process.argv.slice(2));
