@@ -11,6 +11,6 @@ export interface CliResult {
 
 export function runCli(args: string[], cwd = repoRoot): CliResult {
   const main = join(repoRoot, 'gateway/src/cli/main.ts');
-  const result = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', main, ...args], { cwd, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', main, ...args], { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
