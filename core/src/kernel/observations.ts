@@ -185,14 +185,17 @@ export interface KlvPacketObservation extends Position {
   pts90kHz: number | null;
 }
 
-/** A decoded KLV item, JSON-able (see core/src/klv/decoded-item.ts). */
+/** A decoded KLV item: plain JSON-able data (no bigint, no class instances), stored and sent as is. */
 export interface KlvItem {
   tag: number;
   name: string;
   units: string | null;
+  /** The value bytes exactly as received, lower-case hex. */
   rawHex: string;
+  /** number | string | JSON-able object; null when the bytes could not be decoded (see `error`). */
   value: unknown;
   deprecated: boolean;
+  /** Why the value could not be decoded, when it could not. */
   error?: string;
 }
 

@@ -4,19 +4,10 @@
  * bigint, no class instances) so they can be stored as observation rows and
  * sent over the wire unchanged.
  */
+import type { KlvItem } from '../kernel/observations.js';
 
-export interface DecodedItem {
-  tag: number;
-  name: string;
-  units: string | null;
-  /** The value bytes exactly as received, lower-case hex. */
-  rawHex: string;
-  /** number | string | JSON-able object; null when the bytes could not be decoded (see `error`). */
-  value: unknown;
-  deprecated: boolean;
-  /** Why the value could not be decoded, when it could not. */
-  error?: string;
-}
+/** A decoded item: the same shape as the `items` of a metadata-packet observation. */
+export type DecodedItem = KlvItem;
 
 export type KlvProblemType =
   | 'raw-decode-error'

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { seededRandom as prng } from '../../../test-support/random.js';
 import { readFileSync } from 'node:fs';
 import { fixtureOrSkip } from '../../../test-support/fixtures.js';
 import { scanKlvStream } from '../../src/klv/klv-triplet.js';
@@ -6,18 +7,6 @@ import { decodeSt0601Item } from '../../src/klv/st0601-item.js';
 import { ST0601_ITEMS } from '../../src/klv/st0601-items.js';
 import { decodeSt0601, encodeSt0601 } from '../../src/klv/st0601-packet.js';
 import { samplesFor } from './st0601-samples.js';
-
-/** Deterministic PRNG (mulberry32), so a failing mutation can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** One random mutation: flip, overwrite, insert, delete, truncate or corrupt a length byte. */
 function mutate(packet: Uint8Array, random: () => number): Uint8Array {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { seededRandom as random } from '../../../test-support/random.js';
 import { readFileSync } from 'node:fs';
 import { fixtureOrSkip } from '../../../test-support/fixtures.js';
 import type { KlvProblem } from '../../src/klv/decoded-item.js';
@@ -9,18 +10,6 @@ import { decodeSt0102LocalSet, decodeSt0102Packet } from '../../src/klv/st0102-s
 import { decodeSt0903Packet } from '../../src/klv/st0903-vmti-packet.js';
 import { decodeSt0903LocalSet } from '../../src/klv/st0903-vmti-set.js';
 import { TsDemuxer } from '../../src/ts/demuxer.js';
-
-/** mulberry32: a small deterministic generator, so a failing case can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Decoded {
   readonly items: unknown[];

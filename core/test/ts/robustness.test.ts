@@ -4,24 +4,13 @@
  * packets, skipped bytes or a truncated tail.
  */
 import { expect } from 'chai';
+import { seededRandom as random } from '../../../test-support/random.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { fixturePath } from '../../../test-support/fixtures.js';
 import type { Observation } from '../../src/kernel/observations.js';
 import { St1402Carriage } from '../../src/klv/st1402-carriage.js';
 import { TsDemuxer } from '../../src/ts/demuxer.js';
 import { concatPackets, packet, patSection, pes, pesPackets, pmtSection, psiPacket } from './packet-builder.js';
-
-/** A small deterministic PRNG (mulberry32) so a failure can be replayed from its seed. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function mutate(source: Uint8Array, rnd: () => number): Uint8Array {
   let bytes: Uint8Array = source.slice();
