@@ -29,7 +29,7 @@ describe('klvscope klv', function () {
     expect(packets[0].checksum?.valid).to.be.true;
     expect(packets[0].items['Platform Designation'].value).to.equal('VRSG 5.6');
     expect(packets[0].items['Sensor Latitude'].units).to.equal('°');
-    expect(packets[0].items['Sensor Latitude'].value as number).to.be.closeTo(34.72115, 1e-5);
+    expect(packets[0].items['Sensor Latitude'].value).to.be.closeTo(34.72115, 1e-5);
     expect(packets.every((p) => p.problems.length === 0)).to.be.true;
   });
 
