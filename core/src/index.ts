@@ -43,10 +43,7 @@ export { systemClock, type WallClock } from './kernel/wall-clock.js';
 export { DEFAULT_KERNEL_CONFIG, type KernelConfig } from './kernel/kernel-config.js';
 export { CHECK_REGISTRY, DEMUXER_FACTORY, KERNEL_CONFIG, LOGGER, WALL_CLOCK, serviceToken, type ServiceToken } from './kernel/tokens.js';
 export { createContainer, provideService, resolveService, type DependencyContainer, type ServiceProvider } from './kernel/container.js';
-export { St1402Carriage, klvCarriageOf, type KlvCarriageKind } from './klv/st1402-carriage.js';
-export { createKlvAwareTsDemuxer } from './klv/st1402-demuxer.js';
-export { KlvStreamDemuxer, looksLikeRawKlv } from './klv/klv-stream-demuxer.js';
-export { KlvSummaryBuilder, type KlvPidSummary } from './klv/klv-summary.js';
+export * from './klv/index.js';
 export {
   createGenerator,
   generateTransportStream,

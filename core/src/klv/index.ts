@@ -105,3 +105,12 @@ export { decodeSt0903Packet, encodeSt0903Packet, type St0903Packet } from './st0
 export type { TaggedItemInput } from './st0903-tagged-set.js';
 export { EG0104_ITEMS, eg0104KeyId, lookupEg0104Item, type Eg0104ItemSpec, type Eg0104ValueKind } from './eg0104-items.js';
 export { decodeEg0104Packet, type Eg0104Item, type Eg0104Packet } from './eg0104-packet.js';
+
+// Carriage in MPEG-TS (MISB ST 1402), raw KLV streams, and the observations made from KLV.
+export { St1402Carriage, klvCarriageOf, type KlvCarriageKind } from './st1402-carriage.js';
+export { createKlvAwareTsDemuxer } from './st1402-demuxer.js';
+export { KlvStreamDemuxer, looksLikeRawKlv } from './klv-stream-demuxer.js';
+export { KlvReassembler, MAX_KLV_VALUE_BYTES, type KlvOrigin, type KlvFramingEvents } from './klv-reassembler.js';
+export { observeKlvPacket, klvErrorObservation, type KlvPacketContext } from './klv-packet-observer.js';
+export { KLV_ERROR_CATALOG } from './klv-error-catalog.js';
+export { KlvSummaryBuilder, type KlvPidSummary } from './klv-summary.js';

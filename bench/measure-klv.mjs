@@ -1,0 +1,46 @@
+// Child process of bench/run.mjs: demuxes FILE with its KLV decoded (MISB ST 1402
+// carriage, every observation produced), then decodes the KLV packets it
+// gathered again in memory, to isolate the KLV decoder's own rate.
+import { readFileChunks } from '@klvscope/adapters';
+import { createKlvAwareTsDemuxer, observeKlvPacket } from '@klvscope/core';
+
+const path = process.argv[2];
+let bytes = 0;
+let observations = 0;
+const raws = [];
+const start = performance.now();
+const demuxer = createKlvAwareTsDemuxer((o) => {
+  observations++;
+  if (o.kind === 'klv-packet') raws.push(o.raw);
+});
+for await (const chunk of readFileChunks(path)) {
+  bytes += chunk.bytes.length;
+  demuxer.push(chunk.bytes);
+}
+demuxer.end();
+const inProcessMs = performance.now() - start;
+
+const klvBytes = raws.reduce((n, r) => n + r.length, 0);
+const origin = { offset: 0, packetIndex: 0, pts90kHz: null };
+let decoded = 0;
+let rounds = 0;
+const decodeStart = performance.now();
+// At least 0.5 s of decoding, so the rate is not dominated by timer resolution.
+while (raws.length > 0 && (rounds === 0 || performance.now() - decodeStart < 500)) {
+  for (let i = 0; i < raws.length; i++) {
+    observeKlvPacket(raws[i], 0, raws[i].length, { pid: 0x102, klvIndex: i, carriage: 'async', origin }, () => decoded++);
+  }
+  rounds++;
+}
+const decodeMs = performance.now() - decodeStart;
+console.log(JSON.stringify({
+  bytes,
+  observations,
+  klvPackets: raws.length,
+  klvBytes,
+  inProcessMs,
+  decodeRounds: rounds,
+  decodeMs,
+  decodedObservations: decoded,
+  maxRssKb: process.resourceUsage().maxRSS,
+}));
