@@ -57,4 +57,6 @@ export {
   type InjectedFault,
   type ElementaryStreamSource,
   type AccessUnit,
+  type KlvStreamOptions,
+  KLV_FAULT_KIND_NAMES,
 } from './gen/index.js';

@@ -6,6 +6,7 @@ import type { ElementaryStreamSource } from './elementary-stream-source.js';
 import type { FaultKind } from './fault-injector.js';
 import type { FaultSpec } from './fault-spec.js';
 import { GeneratorError } from './generator-error.js';
+import { resolveKlvStreamOptions, type KlvStreamOptions, type ResolvedKlvStreamOptions } from './klv-stream-options.js';
 import { PCR_HZ, PCR_MODULUS } from '../ts/clock.js';
 
 export interface GeneratorOptions {
@@ -61,15 +62,22 @@ export interface GeneratorOptions {
    * PCR and PTS wrap-around inside the stream.
    */
   initialPcr27MHz?: number;
+  /**
+   * Adds a MISB ST 0601 KLV metadata stream carried per MISB ST 1402 (see
+   * klv-stream-options.ts; `{}` gives synchronous carriage at 30 Hz on PID
+   * 0x102) and enables the `klv-*` fault kinds. It is the first extra stream.
+   */
+  klv?: KlvStreamOptions;
   /** More elementary streams (e.g. KLV metadata), after audio and before video in priority. */
   extraStreams?: ElementaryStreamSource[];
   /** Bytes per chunk yielded by `chunks()`, rounded down to whole packets; default 1 MiB. */
   chunkBytes?: number;
 }
 
-export type ResolvedGeneratorOptions = Required<Omit<GeneratorOptions, 'videoBitrate' | 'gopLength'>> & {
+export type ResolvedGeneratorOptions = Required<Omit<GeneratorOptions, 'videoBitrate' | 'gopLength' | 'klv'>> & {
   videoBitrate: number | null;
   gopLength: number;
+  klv: ResolvedKlvStreamOptions | null;
 };
 
 export const DEFAULT_INITIAL_PCR_27MHZ = 3600 * PCR_HZ;
@@ -112,6 +120,7 @@ export function resolveGeneratorOptions(options: GeneratorOptions): ResolvedGene
     audioBitrate: options.audioBitrate ?? 128_000,
     decoderDelayMs: options.decoderDelayMs ?? 400,
     initialPcr27MHz: options.initialPcr27MHz ?? DEFAULT_INITIAL_PCR_27MHZ,
+    klv: options.klv ? resolveKlvStreamOptions(options.klv) : null,
     extraStreams: options.extraStreams ?? [],
     chunkBytes: options.chunkBytes ?? 1 << 20,
   };
@@ -124,6 +133,7 @@ export function resolveGeneratorOptions(options: GeneratorOptions): ResolvedGene
   check(Number.isInteger(r.programNumber) && r.programNumber >= 1 && r.programNumber <= 0xffff, `programNumber must be 1..65535, got ${r.programNumber}`);
   const pids: [string, number][] = [['pmtPid', r.pmtPid], ['videoPid', r.videoPid]];
   if (r.audio) pids.push(['audioPid', r.audioPid]);
+  if (r.klv) pids.push(['klv.pid', r.klv.pid]);
   r.extraStreams.forEach((s, i) => pids.push([`extraStreams[${i}].pid`, s.pid]));
   for (const [name, pid] of pids) {
     // ISO 13818-1 Table 2-3: 0x0000-0x000F are reserved, 0x1FFF is the null packet.

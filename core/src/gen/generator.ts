@@ -22,6 +22,7 @@ import type { StreamLayout } from './fault-injector.js';
 import { FaultSet, resolveFaults, type ResolvedFault } from './fault-set.js';
 import { checkVideoBitrate, resolveGeneratorOptions, type GeneratorOptions, type ResolvedGeneratorOptions } from './generator-options.js';
 import { GeneratorError } from './generator-error.js';
+import { checkKlvFaultsHaveStream, KlvSource } from './klv-source.js';
 import type { InjectedFault } from './injected-fault.js';
 import { TS_PACKET_SIZE, TS_PAYLOAD_SIZE } from './packet-header-writer.js';
 import { PacketInfo } from './packet-info.js';
@@ -80,15 +81,21 @@ function planStream(options: GeneratorOptions): StreamPlan {
   const clock = new CbrClock(r.bitrate, r.initialPcr27MHz);
   const totalSlots = Math.max(1, Math.ceil((r.durationSeconds * r.bitrate) / (TS_PACKET_SIZE * 8) - 1e-9));
   const audio = r.audio ? new SyntheticAudioSource({ pid: r.audioPid, bitrate: r.audioBitrate }) : null;
+  // The KLV stream's PTS follow the video's presentation time line, which B-frames delay by one frame.
+  const klv = r.klv
+    ? new KlvSource(r.klv, { programNumber: r.programNumber, videoReorderFrames: r.bFrames > 0 ? 1 : 0, durationSeconds: r.durationSeconds })
+    : null;
+  const extraSources = klv ? [klv, ...r.extraStreams] : r.extraStreams;
+  checkKlvFaultsHaveStream(r.faults, extraSources);
 
   const patSection = writePatSection({ transportStreamId: r.transportStreamId, programs: [{ programNumber: r.programNumber, pid: r.pmtPid }] });
   const pmtStreams = [{ streamType: r.videoStreamType, elementaryPid: r.videoPid }];
   if (audio) pmtStreams.push({ streamType: audio.streamType, elementaryPid: audio.pid });
-  const extraStreams = r.extraStreams.map((s) => ({ streamType: s.streamType, elementaryPid: s.pid, descriptors: s.descriptors }));
+  const extraStreams = extraSources.map((s) => ({ streamType: s.streamType, elementaryPid: s.pid, descriptors: s.descriptors }));
   const pmtSection = writePmtSection({
     programNumber: r.programNumber,
     pcrPid: r.pcrPid,
-    programDescriptors: descriptorLoop(...r.extraStreams.map((s) => s.programDescriptors ?? new Uint8Array(0))),
+    programDescriptors: descriptorLoop(...extraSources.map((s) => s.programDescriptors ?? new Uint8Array(0))),
     streams: [...pmtStreams, ...extraStreams],
   });
 
@@ -109,7 +116,7 @@ function planStream(options: GeneratorOptions): StreamPlan {
   const psiBps = (packetsForSection(patSection) / patIntervalSlots + packetsForSection(pmtSection) / pmtIntervalSlots) * r.bitrate;
   const pcrBps = r.bitrate / pcrIntervalSlots;
   const audioBps = audio ? Math.ceil((audio.maxFrameBytes + 14) / TS_PAYLOAD_SIZE) * packetBits * (48_000 / 1024) : 0;
-  const extraBps = r.extraStreams.reduce((sum, s) => sum + (s.nominalBitrate ?? 0) * 1.1 * (TS_PACKET_SIZE / TS_PAYLOAD_SIZE), 0);
+  const extraBps = extraSources.reduce((sum, s) => sum + (s.nominalBitrate ?? 0) * 1.1 * (TS_PACKET_SIZE / TS_PAYLOAD_SIZE), 0);
   const room = ((r.bitrate - psiBps - pcrBps - audioBps - extraBps) * TS_PAYLOAD_SIZE) / TS_PACKET_SIZE;
   const videoBitrate = r.videoBitrate ?? 0.8 * room;
   checkVideoBitrate(videoBitrate, room);
@@ -122,7 +129,7 @@ function planStream(options: GeneratorOptions): StreamPlan {
     bitrate: videoBitrate,
     timestamps: r.videoPts,
   });
-  const sources: ElementaryStreamSource[] = [...(audio ? [audio] : []), ...r.extraStreams, video];
+  const sources: ElementaryStreamSource[] = [...(audio ? [audio] : []), ...extraSources, video];
 
   const layout: StreamLayout = {
     packetSize: r.packetSize,
@@ -135,7 +142,7 @@ function planStream(options: GeneratorOptions): StreamPlan {
     pcrPid: r.pcrPid,
     videoPid: r.videoPid,
     audioPid: audio ? audio.pid : null,
-    elementaryPids: [video.pid, ...(audio ? [audio.pid] : []), ...r.extraStreams.map((s) => s.pid)],
+    elementaryPids: [video.pid, ...(audio ? [audio.pid] : []), ...extraSources.map((s) => s.pid)],
     patIntervalMs: r.patIntervalMs,
     pmtIntervalMs: r.pmtIntervalMs,
     pcrIntervalMs: r.pcrIntervalMs,

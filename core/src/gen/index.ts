@@ -8,6 +8,18 @@ export { parseFaultSpec, formatFaultSpec, type FaultSpec } from './fault-spec.js
 export type { FaultExpectation, InjectedFault } from './injected-fault.js';
 export type { FaultInjector, FaultKind, PacketFate, StreamLayout } from './fault-injector.js';
 export { BUILT_IN_FAULT_KINDS, BUILT_IN_FAULT_KIND_NAMES } from './built-in-fault-kinds.js';
+export { KlvSource, type KlvSourceEnvironment } from './klv-source.js';
+export {
+  DEFAULT_KLV_PID,
+  DEFAULT_KLV_RATE_HZ,
+  DEFAULT_KLV_START_TIME_MICROS,
+  DEFAULT_ST0601_VERSION,
+  type KlvCarriage,
+  type KlvStreamOptions,
+} from './klv-stream-options.js';
+export { KLV_FAULT_KIND_NAMES, KLV_FAULT_SUMMARIES, type KlvFaultExpectation, type KlvFaultKind } from './klv-fault-kinds.js';
+export { FlightPath, type FlightSample } from './klv-flight-path.js';
+export { writeAuCell, type AuCellFields } from './st1402-au-cell-writer.js';
 export { PacketInfo, type PacketContent, type SourceFaultMark } from './packet-info.js';
 export type { AccessUnit, ElementaryStreamSource, SourceContext } from './elementary-stream-source.js';
 export { SeededRandom } from './seeded-random.js';

@@ -2,16 +2,18 @@
  * Ground truth: where an injected fault must be seen by an analyzer and what
  * it must report there.
  */
-import type { ObservationKind, TsErrorType } from '../kernel/observations.js';
+import type { KlvErrorType, ObservationKind, TsErrorType } from '../kernel/observations.js';
 
 /** What an analyzer must observe at the fault's packet. */
 export interface FaultExpectation {
   /** The observation kind (kernel/observations.ts) that shows the fault. */
   observation: ObservationKind;
-  /** For 'ts-error': the error type. */
-  type?: TsErrorType;
-  /** For 'pcr': how the PCR sequence is broken there. */
-  interval?: 'gap' | 'jump-backward' | 'jump-forward';
+  /** For 'ts-error' and 'klv-error': the error type. */
+  type?: TsErrorType | KlvErrorType;
+  /** For 'pcr' and 'klv-packet': how the sequence of intervals is broken there. */
+  interval?: 'gap' | 'jump-backward' | 'jump-forward' | 'jitter';
+  /** For 'metadata-packet': how the KLV time stamps are wrong there. */
+  timestamp?: 'reversal' | 'drift';
 }
 
 export interface InjectedFault {

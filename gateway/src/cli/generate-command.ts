@@ -18,6 +18,17 @@ export interface GenerateCliOptions {
   seed: number;
   fault: string[];
   truth?: string;
+  /** KLV carriage: 'sync' or 'async'; no KLV stream when absent. */
+  klv?: string;
+  klvRate: number;
+  klvPts?: boolean;
+}
+
+function klvOptionsOf(options: GenerateCliOptions): GeneratorOptions['klv'] {
+  if (options.klv === undefined) return undefined;
+  if (options.klv !== 'sync' && options.klv !== 'async') throw new UsageError(`--klv must be sync or async, got '${options.klv}'`);
+  // Synchronous carriage always has PTS (MISB ST 1402); asynchronous KLV has it when asked.
+  return { carriage: options.klv, rateHz: options.klvRate, ...(options.klv === 'async' ? { pts: options.klvPts ?? false } : {}) };
 }
 
 function packetSizeOf(value: number): 188 | 192 | 204 {
@@ -33,6 +44,7 @@ export async function runGenerate(out: string, options: GenerateCliOptions): Pro
     audio: options.audio ?? false,
     seed: options.seed,
     faults: options.fault.map((spec) => parseFaultSpec(spec)),
+    klv: klvOptionsOf(options),
   };
   const stream = createGenerator(generatorOptions);
   const expectedBytes = Math.round((options.duration * options.bitrate) / 8);

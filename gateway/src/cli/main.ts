@@ -55,6 +55,9 @@ export function buildProgram(): Command {
     .option('--seed <n>', 'random seed', (v) => Number(v), 1)
     .option('--fault <kind@seconds>', 'inject a fault, e.g. pcr-gap@3.5 (repeatable); kinds: ' + BUILT_IN_FAULT_KIND_NAMES.join(', '), collect, [])
     .option('--truth <file>', 'write the ground truth of the injected faults as JSON')
+    .option('--klv <carriage>', 'add an ST 0601 KLV stream along a flight path: sync (MISB ST 1402 AU cells) or async')
+    .option('--klv-rate <hz>', 'KLV packets per second', positiveNumber('--klv-rate'), 30)
+    .option('--klv-pts', 'give asynchronous KLV PES a PTS')
     .action(async (out: string, options: GenerateCliOptions) => runGenerate(out, options));
 
   return program;
