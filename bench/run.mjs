@@ -1,46 +1,74 @@
-// `npm run bench`: throughput and peak memory of the engine on a generated
-// ~200 MB stream (cached in .bench-cache/). Each figure is a whole process,
-// timed from spawn to exit (Node start-up included), median of several runs;
-// the baseline is a plain read of the same file through the same file adapter.
+// `npm run bench`: throughput and peak memory on generated ~200 MB streams
+// (cached in .bench-cache/). Each figure is a whole process, timed from spawn
+// to exit (Node start-up included), median of several runs; each section
+// also prints its baseline, measured in the same run.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureStream } from './stream-cache.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+// BENCH_SECTIONS=1,2 runs only those sections.
+const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? '1,2,3').split(',').map(Number));
 
-function measure(script, args) {
+function measure(script, file, ...extra) {
   const runs = [];
   for (let i = 0; i < RUNS; i++) {
     const start = process.hrtime.bigint();
-    const child = spawnSync(process.execPath, [join(here, 'dist', script), ...args], { encoding: 'utf8' });
+    const child = spawnSync(process.execPath, [join(here, 'dist', script), file, ...extra], { encoding: 'utf8', maxBuffer: 64 << 20 });
     const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
     if (child.status !== 0) throw new Error(`${script} failed: ${child.stderr}`);
     runs.push({ wallMs, ...JSON.parse(child.stdout.trim().split('\n').pop()) });
   }
   runs.sort((a, b) => a.wallMs - b.wallMs);
-  const median = runs[Math.floor(runs.length / 2)];
-  return { ...median, peakRssMb: Math.max(...runs.map((r) => r.maxRssKb)) / 1024 };
+  return { ...runs[Math.floor(runs.length / 2)], peakRssMb: Math.max(...runs.map((r) => r.maxRssKb)) / 1024 };
 }
 
 const mbps = (bytes, ms) => bytes / 1e6 / (ms / 1000);
 const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const line = (label, bytes, m) =>
+  `  ${label.padEnd(26)} ${fmt(mbps(bytes, m.wallMs)).padStart(6)} MB/s  (${fmt(m.wallMs)} ms whole process, ${fmt(mbps(bytes, m.inProcessMs))} MB/s in-process)  peak RSS ${fmt(m.peakRssMb)} MB`;
 
 const cacheDir = join(here, '..', '.bench-cache');
 mkdirSync(cacheDir, { recursive: true });
-const big = await ensureStream(cacheDir, 'ts-200mb', { durationSeconds: 160, bitrate: 10_000_000 });
-const small = await ensureStream(cacheDir, 'ts-20mb', { durationSeconds: 16, bitrate: 10_000_000 });
+const ts200 = await ensureStream(cacheDir, 'ts-200mb', { durationSeconds: 160, bitrate: 10_000_000 });
+const ts20 = await ensureStream(cacheDir, 'ts-20mb', { durationSeconds: 16, bitrate: 10_000_000 });
+const klv200 = await ensureStream(cacheDir, 'klv-200mb', { durationSeconds: 160, bitrate: 10_000_000, klv: { carriage: 'async', rateHz: 30 } }, 'klv30');
 
-console.log(`klvscope bench — node ${process.version}, ${RUNS} runs each, median whole-process wall time`);
-for (const file of [big, small]) {
+console.log(`klvscope bench — node ${process.version}, ${RUNS} runs each, median wall time from spawn to exit`);
+
+if (SECTIONS.has(1)) {
+console.log('\n1. MPEG-TS demux (every observation produced) against a plain read of the same file');
+for (const file of [ts200, ts20]) {
   const size = statSync(file).size;
-  const read = measure('measure-read.mjs', [file]);
-  const demux = measure('measure-demux.mjs', [file]);
-  console.log(`\n${file.split('/').pop()}: ${fmt(size / 1e6, 1)} MB, ${fmt(demux.packets)} packets, ${fmt(demux.observations)} observations`);
-  console.log(`  read (baseline)   ${fmt(mbps(size, read.wallMs)).padStart(6)} MB/s  (${fmt(read.wallMs)} ms)   peak RSS ${fmt(read.peakRssMb)} MB`);
-  console.log(`  demux             ${fmt(mbps(size, demux.wallMs)).padStart(6)} MB/s  (${fmt(demux.wallMs)} ms)   peak RSS ${fmt(demux.peakRssMb)} MB`);
-  console.log(`  demux / read      ${fmt(read.wallMs / demux.wallMs, 2)}   (in-process demux ${fmt(mbps(size, demux.inProcessMs))} MB/s)`);
+  const read = measure('measure-read.mjs', file);
+  const demux = measure('measure-demux.mjs', file);
+  console.log(` ${file.split('/').pop()}: ${fmt(size / 1e6, 1)} MB, ${fmt(demux.packets)} packets, ${fmt(demux.observations)} observations`);
+  console.log(line('read (baseline)', size, read));
+  console.log(line('demux', size, demux));
+  console.log(`  demux / read               ${fmt(read.wallMs / demux.wallMs, 2)}`);
 }
-if (!existsSync(big)) process.exitCode = 1;
+}
+
+const klvSize = statSync(klv200).size;
+const klv = SECTIONS.has(2) || SECTIONS.has(3) ? measure('measure-klv.mjs', klv200) : null;
+if (SECTIONS.has(2)) {
+const plain = measure('measure-demux.mjs', klv200);
+console.log(`\n2. KLV: ${klv200.split('/').pop()}: ${fmt(klvSize / 1e6, 1)} MB, ${fmt(klv.klvPackets)} KLV packets, ${fmt(klv.klvBytes / 1e6, 2)} MB of KLV`);
+console.log(line('demux, KLV not decoded', klvSize, plain));
+console.log(line('demux + KLV decoded', klvSize, klv));
+console.log(`  KLV in that run            ${fmt(klv.klvPackets / (klv.inProcessMs / 1000))} packets/s, ${fmt(mbps(klv.klvBytes, klv.inProcessMs), 2)} MB/s of KLV (with the demux, cold start)`);
+const decoder = measure('measure-klv.mjs', klv200, '--decoder');
+const perPacketMs = decoder.decodeMs / (decoder.decodeRounds * decoder.klvPackets);
+console.log(`  KLV decoder alone          ${fmt(1000 / perPacketMs)} packets/s, ${fmt(mbps(decoder.klvBytes * decoder.decodeRounds, decoder.decodeMs), 1)} MB/s of KLV (in memory, warm, every observation made)`);
+}
+
+if (SECTIONS.has(3)) {
+const checks = measure('measure-checks.mjs', klv200);
+console.log(`\n3. Checks: the same file, demux + KLV against demux + KLV + all ${checks.checks} built-in checks`);
+console.log(line('demux + KLV (baseline)', klvSize, klv));
+console.log(line(`+ ${checks.checks} checks`, klvSize, checks));
+console.log(`  checks add                 ${fmt((checks.wallMs / klv.wallMs - 1) * 100, 1)} % whole process, ${fmt((checks.inProcessMs / klv.inProcessMs - 1) * 100, 1)} % in-process; ${fmt(checks.points)} points`);
+}

@@ -7,8 +7,8 @@ import { createGenerator } from '@klvscope/core';
 
 const coreVersion = JSON.parse(readFileSync(new URL('../core/package.json', import.meta.url), 'utf8')).version;
 
-export async function ensureStream(dir, name, options) {
-  const key = `${name}-${options.durationSeconds}s-${options.bitrate}bps-v${coreVersion}${options.tag ? `-${options.tag}` : ''}`;
+export async function ensureStream(dir, name, options, tag = '') {
+  const key = `${name}-${options.durationSeconds}s-${options.bitrate}bps-v${coreVersion}${tag ? `-${tag}` : ''}`;
   const path = join(dir, `${key}.ts`);
   if (existsSync(path)) return path;
   process.stderr.write(`generating ${path} ...\n`);

@@ -1,2 +1,4 @@
 /** @klvscope/plugins: the built-in checks and the CheckTester for writing more. */
+export { BUILT_IN_CHECKS } from './built-in-checks.js';
+export { DETAIL_ENDPOINT_IDS, type DetailEndpointId } from './detail-endpoint-ids.js';
 export { CheckTester, runCheck, type CheckRun, type CheckTesterCases, type InvalidCase, type StreamInput, type ValidCase } from './check-tester.js';

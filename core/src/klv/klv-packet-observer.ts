@@ -63,68 +63,86 @@ export function klvErrorObservation(
   return observation;
 }
 
-/** Emits the observations of the triplet in `bytes[start, end)`. */
-export function observeKlvPacket(bytes: Uint8Array, start: number, end: number, ctx: KlvPacketContext, emit: (o: Observation) => void): void {
-  const { pid, klvIndex, origin } = ctx;
-  const keyHex = keyToHex(bytes, start);
-  const match = lookupUniversalKey(bytes, start);
-  const raw = bytes.slice(start, end);
-  const position = { offset: origin.offset, packetIndex: origin.packetIndex, t: null };
-  const valueLength = end - start - 16 - berSize(bytes[start + 16]);
-  emit({ kind: 'klv-packet', pid, klvIndex, carriage: ctx.carriage, keyHex, keyName: match?.entry.name ?? null, length: valueLength, raw, pts90kHz: origin.pts90kHz, ...position });
+/** The key as hex: the registry's text when the received key is exactly the registered one (the common case). */
+function keyHexOf(bytes: Uint8Array, start: number, match: ReturnType<typeof lookupUniversalKey>): string {
+  if (match && bytes[start + 7] === match.entry.bytes[7]) return match.entry.keyHex;
+  return keyToHex(bytes, start);
+}
 
-  const name = match?.entry.name;
-  const metadata = (standard: string, keyName: string): MetadataPacketObservation => ({
+function metadataOf(ctx: KlvPacketContext, standard: string, keyName: string, items: KlvItem[]): MetadataPacketObservation {
+  return {
     kind: 'metadata-packet',
-    pid,
-    klvIndex,
+    pid: ctx.pid,
+    klvIndex: ctx.klvIndex,
     standard,
     keyName,
     version: null,
     timestampMicros: null,
     checksum: null,
-    pts90kHz: origin.pts90kHz,
-    items: [],
-    ...position,
-  });
-  const problems = (list: readonly KlvProblem[], skip: KlvProblem['type'] | null = null): void => {
-    for (const p of list) {
-      if (p.type === skip) continue;
-      emit(klvErrorObservation(pid, klvIndex, origin, KLV_PROBLEM_TYPES[p.type], p.tag, p.message, { byteOffset: origin.offset + (p.byteOffset - start) }));
-    }
+    pts90kHz: ctx.origin.pts90kHz,
+    items,
+    offset: ctx.origin.offset,
+    packetIndex: ctx.origin.packetIndex,
+    t: null,
   };
+}
+
+function emitProblems(ctx: KlvPacketContext, start: number, list: readonly KlvProblem[], skip: KlvProblem['type'] | null, emit: (o: Observation) => void): void {
+  for (const p of list) {
+    if (p.type === skip) continue;
+    emit(klvErrorObservation(ctx.pid, ctx.klvIndex, ctx.origin, KLV_PROBLEM_TYPES[p.type], p.tag, p.message, { byteOffset: ctx.origin.offset + (p.byteOffset - start) }));
+  }
+}
+
+/** Emits the observations of the triplet in `bytes[start, end)`. */
+export function observeKlvPacket(bytes: Uint8Array, start: number, end: number, ctx: KlvPacketContext, emit: (o: Observation) => void): void {
+  const { pid, klvIndex, origin } = ctx;
+  const match = lookupUniversalKey(bytes, start);
+  const keyHex = keyHexOf(bytes, start, match);
+  const name = match?.entry.name;
+  emit({
+    kind: 'klv-packet',
+    pid,
+    klvIndex,
+    carriage: ctx.carriage,
+    keyHex,
+    keyName: name ?? null,
+    length: end - start - 16 - berSize(bytes[start + 16]),
+    raw: bytes.slice(start, end),
+    pts90kHz: origin.pts90kHz,
+    offset: origin.offset,
+    packetIndex: origin.packetIndex,
+    t: null,
+  });
 
   if (name === 'st0601-uas-datalink-ls') {
     const packet = decodeSt0601(bytes, start, end);
-    const m = metadata('MISB ST 0601', name);
+    const m = metadataOf(ctx, 'MISB ST 0601', name, packet.items);
     m.version = packet.version;
     m.timestampMicros = packet.precisionTimeStamp;
     m.checksum = packet.checksum;
-    m.items = packet.items;
     emitMetadata(m, emit);
-    problems(packet.problems);
+    emitProblems(ctx, start, packet.problems, null, emit);
     return;
   }
   if (name === 'st0903-vmti-ls') {
     const packet = decodeSt0903Packet(bytes, start, end);
-    const m = metadata('MISB ST 0903', name);
-    m.items = packet.items;
+    const m = metadataOf(ctx, 'MISB ST 0903', name, packet.items);
     m.version = numberItem(packet.items, 4);
     m.timestampMicros = numberItem(packet.items, 2);
     m.checksum = packet.checksum ? { present: true, ...packet.checksum } : null;
     emitMetadata(m, emit);
-    problems(packet.problems, 'unknown-key');
+    emitProblems(ctx, start, packet.problems, 'unknown-key', emit);
     return;
   }
   if (name === 'eg0104-predator-uav-basic-us') {
     const packet = decodeEg0104Packet(bytes, start, end);
-    const m = metadata('MISB EG 0104', name);
-    m.items = packet.items;
+    const m = metadataOf(ctx, 'MISB EG 0104', name, packet.items);
     m.timestampMicros = packet.timeStampMicros;
     emitMetadata(m, emit);
     // A legacy universal set that real recordings still carry: decoded, and noted once per packet as not ST 0601.
     emit(klvErrorObservation(pid, klvIndex, origin, 'klv-unknown-key', null, 'legacy EG 0104 Predator UAV Basic Universal Set, not the ST 0601 UAS Datalink LS', { keyHex, keyName: name }, 'warning'));
-    problems(packet.problems, 'unknown-key');
+    emitProblems(ctx, start, packet.problems, 'unknown-key', emit);
     return;
   }
   if (match) {
