@@ -1,30 +1,49 @@
-/** `klvscope inspect FILE [--json]`: the inventory of a transport stream and a summary of its KLV. */
+/**
+ * `klvscope inspect FILE`: the inventory of a transport stream, a summary of
+ * its KLV, and every check's verdict (built-in checks and the configured
+ * plugins). `--check ID` prints that check's points instead. The exit code
+ * says whether a violation of the `--fail-on` severity was found.
+ */
 import {
   DEMUXER_FACTORY,
   InventoryBuilder,
   KlvSummaryBuilder,
   resolveService,
   runPipeline,
+  type CheckResult,
   type Demuxer,
   type Inventory,
   type KlvPidSummary,
 } from '@klvscope/core';
 import { fileSize, readFileChunks } from '@klvscope/adapters';
 import { composeApplication } from '../composition-root.js';
+import { loadCliChecks, type RuleOptions } from './cli-checks.js';
+import { formatCheckTable, formatPoints, type PointFormat } from './check-report.js';
 import { formatInventory } from './inventory-text.js';
 import { formatKlvSummary } from './klv-summary-text.js';
 import { startProgress } from './progress.js';
 import { UsageError } from './usage-error.js';
 
-export interface InspectOptions {
+export type FailOn = 'error' | 'warn' | 'never';
+
+export interface InspectOptions extends RuleOptions {
   json?: boolean;
+  check?: string;
+  format: string;
+  failOn: string;
 }
 
 export interface InspectReport extends Inventory {
   klv: KlvPidSummary[];
+  checks: CheckResult[];
 }
 
-export async function inspectFile(path: string): Promise<InspectReport> {
+export async function inspectFile(path: string, options: RuleOptions & { onlyCheck?: string } = {}): Promise<InspectReport> {
+  const { checks, rules } = await loadCliChecks(options);
+  const selected = options.onlyCheck ? checks.filter((c) => c.id === options.onlyCheck) : checks;
+  if (options.onlyCheck && selected.length === 0) {
+    throw new UsageError(`unknown check '${options.onlyCheck}' (known: ${checks.map((c) => c.id).join(', ')})`);
+  }
   const container = composeApplication();
   const makeDemuxer = resolveService(container, DEMUXER_FACTORY);
   const total = await fileSize(path);
@@ -32,23 +51,54 @@ export async function inspectFile(path: string): Promise<InspectReport> {
   const klv = new KlvSummaryBuilder();
   let demuxer: Demuxer | undefined;
   const progress = startProgress('Inspecting', total);
+  let session;
   try {
-    await runPipeline(readFileChunks(path), {
-      checks: [],
+    session = await runPipeline(readFileChunks(path), {
+      checks: selected,
+      rules,
       observationSinks: [(o) => inventory.observe(o), (o) => klv.observe(o)],
       demuxerFactory: (sink) => (demuxer = makeDemuxer(sink)),
       onProgress: (done) => progress.update(done),
+      // Only a single check's points are printed; for the table the summaries suffice.
+      keepPoints: options.onlyCheck !== undefined,
     });
   } finally {
     progress.stop();
   }
   const result = inventory.build(demuxer?.packetSize ?? null);
   if (result.totalPackets === 0) throw new UsageError(`${path}: not an MPEG-TS stream (no packets of 188, 192 or 204 bytes found)`);
-  return { ...result, klv: klv.build() };
+  return { ...result, klv: klv.build(), checks: session.checks };
 }
 
-export async function runInspect(path: string, options: InspectOptions): Promise<void> {
-  const report = await inspectFile(path);
-  const text = options.json ? JSON.stringify({ file: path, ...report }, null, 2) : `${formatInventory(path, report)}\n\n${formatKlvSummary(report.klv)}`;
-  process.stdout.write(`${text}\n`);
+function failOnOf(value: string): FailOn {
+  if (value === 'error' || value === 'warn' || value === 'never') return value;
+  throw new UsageError(`--fail-on must be error, warn or never, got '${value}'`);
+}
+
+function formatOf(value: string): PointFormat {
+  if (value === 'text' || value === 'json' || value === 'csv') return value;
+  throw new UsageError(`--format must be text, json or csv, got '${value}'`);
+}
+
+/** 1 when a violation at or above the --fail-on severity was found, else 0. */
+export function exitCodeFor(checks: readonly CheckResult[], failOn: FailOn): number {
+  if (failOn === 'never') return 0;
+  const errors = checks.reduce((n, c) => n + c.summary.violationsBySeverity.error, 0);
+  const warnings = checks.reduce((n, c) => n + c.summary.violationsBySeverity.warning, 0);
+  return errors > 0 || (failOn === 'warn' && warnings > 0) ? 1 : 0;
+}
+
+export async function runInspect(path: string, options: InspectOptions): Promise<number> {
+  const failOn = failOnOf(options.failOn);
+  const format = formatOf(options.format);
+  const report = await inspectFile(path, { ...options, onlyCheck: options.check });
+  if (options.check) {
+    process.stdout.write(`${formatPoints(report.checks[0].points, format)}\n`);
+  } else if (options.json) {
+    const checks = report.checks.map(({ points: _points, ...rest }) => rest);
+    process.stdout.write(`${JSON.stringify({ file: path, ...report, checks }, null, 2)}\n`);
+  } else {
+    process.stdout.write(`${formatInventory(path, report)}\n\n${formatKlvSummary(report.klv)}\n\n${formatCheckTable(report.checks)}\n`);
+  }
+  return exitCodeFor(report.checks, failOn);
 }

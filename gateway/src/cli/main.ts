@@ -1,11 +1,12 @@
 /**
- * The `klvscope` command line. Exit codes: 0 done, 1 a finding of the
- * configured severity (later issues), 2 bad usage or an unreadable input.
+ * The `klvscope` command line. Exit codes: 0 done, 1 a violation of the
+ * --fail-on severity, 2 bad usage, an unreadable input or a bad plugin or
+ * rule set.
  */
 import { BUILT_IN_FAULT_KIND_NAMES } from '@klvscope/core';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { runGenerate, type GenerateCliOptions } from './generate-command.js';
-import { runInspect } from './inspect-command.js';
+import { runInspect, type InspectOptions } from './inspect-command.js';
 import { runKlv } from './klv-command.js';
 import { UsageError } from './usage-error.js';
 
@@ -32,10 +33,18 @@ export function buildProgram(): Command {
 
   program
     .command('inspect')
-    .description('print the inventory of a transport stream: programs, PIDs, counts, bitrate, duration, errors')
+    .description('print the inventory of a transport stream, its KLV, and the verdict of every check')
     .argument('<file>', 'MPEG-TS file (188, 192 or 204-byte packets)')
-    .option('--json', 'print the inventory as JSON')
-    .action(async (file: string, options: { json?: boolean }) => runInspect(file, options));
+    .option('--json', 'print the whole report as JSON')
+    .option('--check <id>', "print this check's points instead of the report")
+    .option('--format <format>', 'points format with --check: text, json or csv', 'text')
+    .option('--profile <name>', 'rule profile: stanag4609 (default) or tr101290')
+    .option('--rules <file>', 'a JSON rule set overriding the profile')
+    .option('--config <file>', `configuration file (default ./klvscope.config.json when present)`)
+    .option('--fail-on <severity>', 'exit with 1 on a violation of this severity or worse: error, warn or never', 'error')
+    .action(async (file: string, options: InspectOptions) => {
+      process.exitCode = await runInspect(file, options);
+    });
 
   program
     .command('klv')
@@ -66,7 +75,7 @@ export function buildProgram(): Command {
 async function main(argv: string[]): Promise<number> {
   try {
     await buildProgram().parseAsync(argv, { from: 'user' });
-    return 0;
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.exitCode === 0) return 0;
@@ -85,7 +94,7 @@ async function main(argv: string[]): Promise<number> {
 /** Errors about the user's files (missing, unreadable, a directory) carry a stable ERR_FILE_* or ERR_NOT_A_FILE code. */
 function isUserFileError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code.startsWith('ERR_FILE') || code === 'ERR_NOT_A_FILE' || code === 'ERR_GENERATOR_OPTIONS' || code === 'ERR_FAULT_SPEC');
+  return typeof code === 'string' && (code.startsWith('ERR_FILE') || code === 'ERR_NOT_A_FILE' || code === 'ERR_GENERATOR_OPTIONS' || code === 'ERR_FAULT_SPEC' || code.startsWith('ERR_PLUGIN') || code.startsWith('ERR_CONFIG') || code.startsWith('ERR_RULES'));
 }
 
 // A reader that goes away (`klvscope klv FILE | head`) ends the output, not with a crash.
