@@ -4,7 +4,8 @@
  * and written as JSON with --truth FILE. The file appears whole or not at all.
  */
 import { createWriteStream } from 'node:fs';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { once } from 'node:events';
 import { createGenerator, parseFaultSpec, type GeneratorOptions } from '@klvscope/core';
 import { startProgress } from './progress.js';
@@ -49,6 +50,7 @@ export async function runGenerate(out: string, options: GenerateCliOptions): Pro
   const stream = createGenerator(generatorOptions);
   const expectedBytes = Math.round((options.duration * options.bitrate) / 8);
   const progress = startProgress('Generating', expectedBytes);
+  await mkdir(dirname(out), { recursive: true });
   const temp = `${out}.partial`;
   const file = createWriteStream(temp);
   let written = 0;

@@ -21,6 +21,12 @@ describe('klvscope generate', function () {
     expect(inventory.durationSeconds).to.be.closeTo(4, 0.05);
   });
 
+  it('creates the folder of the output file', () => {
+    const out = join(dir, 'new', 'folder', 'demo.ts');
+    expect(runCli(['generate', out, '--duration', '1']).status).to.equal(0);
+    expect(existsSync(out)).to.be.true;
+  });
+
   it('writes 192-byte packets when asked', () => {
     const out = join(dir, 'm2ts.ts');
     expect(runCli(['generate', out, '--duration', '1', '--packet-size', '192']).status).to.equal(0);
