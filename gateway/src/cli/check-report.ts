@@ -20,6 +20,7 @@ function violations(result: CheckResult): string {
 }
 
 export function formatCheckTable(results: readonly CheckResult[]): string {
+  if (results.length === 0) return 'Checks      none loaded';
   const rows = [['Check', 'Verdict', 'Violations', 'Values', 'Reason']];
   for (const r of results) {
     const verdict = r.status === 'failed' ? 'FAILED' : r.summary.verdict;
