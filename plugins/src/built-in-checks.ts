@@ -1,4 +1,29 @@
 /** The built-in checks, in the order of the inspection service's detail endpoints (see detail-endpoint-ids.ts). */
 import type { AnyCheck } from '@klvscope/core';
+import { klvChecksumErrors } from './klv-checksum-errors.js';
+import { klvDuplicateTagErrors } from './klv-duplicate-tag-errors.js';
+import { klvMandatoryFieldErrors } from './klv-mandatory-field-errors.js';
+import { klvRawDecodeErrors } from './klv-raw-decode-errors.js';
+import { klvUniversalKeyErrors } from './klv-universal-key-errors.js';
+import { klvUnknownTagErrors } from './klv-unknown-tag-errors.js';
+import { mpegtsMaxPtsIntervals } from './mpegts-max-pts-intervals.js';
+import { mpegtsPatIntervals } from './mpegts-pat-intervals.js';
+import { mpegtsPcrIntervals } from './mpegts-pcr-intervals.js';
+import { mpegtsPcrMonotonicity } from './mpegts-pcr-monotonicity.js';
+import { mpegtsPmtIntervals } from './mpegts-pmt-intervals.js';
+import { mpegtsPsiTablePositions } from './mpegts-psi-table-positions.js';
 
-export const BUILT_IN_CHECKS: readonly AnyCheck[] = [];
+export const BUILT_IN_CHECKS: readonly AnyCheck[] = [
+  mpegtsPcrIntervals,
+  mpegtsPsiTablePositions,
+  mpegtsPatIntervals,
+  mpegtsPmtIntervals,
+  mpegtsPcrMonotonicity,
+  mpegtsMaxPtsIntervals,
+  klvRawDecodeErrors,
+  klvUniversalKeyErrors,
+  klvChecksumErrors,
+  klvUnknownTagErrors,
+  klvDuplicateTagErrors,
+  klvMandatoryFieldErrors,
+];

@@ -1,0 +1,51 @@
+/**
+ * Intervals between successive events of one series (a PID, a table), in
+ * stream time, as points: the shape shared by the interval checks.
+ */
+import type { CheckContext, PointPosition } from '@klvscope/core';
+
+export interface IntervalRule {
+  maxIntervalMs: number;
+  citation: string;
+  /** Stable point type, e.g. 'pcr-interval'. */
+  type: string;
+  /** What the series is, for messages: 'PCR on PID 0x0100'. */
+  what: (key: number) => string;
+}
+
+/** Remembers the last event time per series key and emits one point per interval. */
+export class IntervalPoints {
+  private readonly last = new Map<number, number>();
+
+  constructor(
+    private readonly ctx: CheckContext,
+    private readonly rule: IntervalRule,
+  ) {}
+
+  /** An event of series `key` at `at` (its `t` in seconds; events without a time are skipped). */
+  event(key: number, at: PointPosition): void {
+    if (at.t === null) return;
+    const previous = this.last.get(key);
+    this.last.set(key, at.t);
+    if (previous === undefined) return;
+    const intervalMs = (at.t - previous) * 1000;
+    const violation = intervalMs > this.rule.maxIntervalMs;
+    this.ctx.point(at, {
+      message: violation
+        ? `${this.rule.what(key)}: ${intervalMs.toFixed(1)} ms since the previous one, more than ${this.rule.maxIntervalMs} ms`
+        : `${this.rule.what(key)}: ${intervalMs.toFixed(1)} ms`,
+      value: intervalMs,
+      unit: 'ms',
+      violation,
+      citation: this.rule.citation,
+      type: this.rule.type,
+    });
+  }
+
+  /** Whether any event was seen. */
+  get seen(): boolean {
+    return this.last.size > 0;
+  }
+}
+
+export const hexPid = (pid: number): string => `0x${pid.toString(16).toUpperCase().padStart(4, '0')}`;
