@@ -16,6 +16,8 @@ export interface IntervalRule {
 /** Remembers the last event time per series key and emits one point per interval. */
 export class IntervalPoints {
   private readonly last = new Map<number, number>();
+  /** `what(key)` once per series: messages are built for every point. */
+  private readonly labels = new Map<number, string>();
 
   constructor(
     private readonly ctx: CheckContext,
@@ -30,10 +32,10 @@ export class IntervalPoints {
     if (previous === undefined) return;
     const intervalMs = (at.t - previous) * 1000;
     const violation = intervalMs > this.rule.maxIntervalMs;
+    let label = this.labels.get(key);
+    if (label === undefined) this.labels.set(key, (label = this.rule.what(key)));
     this.ctx.point(at, {
-      message: violation
-        ? `${this.rule.what(key)}: ${intervalMs.toFixed(1)} ms since the previous one, more than ${this.rule.maxIntervalMs} ms`
-        : `${this.rule.what(key)}: ${intervalMs.toFixed(1)} ms`,
+      message: violation ? `${label}: ${intervalMs.toFixed(1)} ms since the previous one, more than ${this.rule.maxIntervalMs} ms` : label,
       value: intervalMs,
       unit: 'ms',
       violation,
@@ -48,4 +50,9 @@ export class IntervalPoints {
   }
 }
 
-export const hexPid = (pid: number): string => `0x${pid.toString(16).toUpperCase().padStart(4, '0')}`;
+const PID_TEXT: string[] = [];
+
+/** A PID as 0x0100 (cached: checks name PIDs in every point's message). */
+export function hexPid(pid: number): string {
+  return (PID_TEXT[pid & 0x1fff] ??= `0x${pid.toString(16).toUpperCase().padStart(4, '0')}`);
+}

@@ -29,7 +29,9 @@ export const mpegtsPcrMonotonicity = defineCheck({
         ctx.point(obs, {
           message: broken
             ? `PCR on PID ${hexPid(obs.pid)}: ${kind} of ${stepMs.toFixed(1)} ms without discontinuity_indicator`
-            : `PCR on PID ${hexPid(obs.pid)}: step of ${stepMs.toFixed(1)} ms${obs.discontinuity ? ' (discontinuity_indicator set)' : ''}`,
+            : obs.discontinuity
+              ? `PCR on PID ${hexPid(obs.pid)}: step with discontinuity_indicator set`
+              : `PCR on PID ${hexPid(obs.pid)}: step`,
           value: stepMs,
           unit: 'ms',
           violation: broken,
