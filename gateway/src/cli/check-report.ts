@@ -9,7 +9,8 @@ function valueRange(result: CheckResult): string {
   const v = result.summary.value;
   if (!v) return '-';
   const unit = v.unit ? ` ${v.unit}` : '';
-  return v.min === v.max ? `${round(v.max)}${unit}` : `${round(v.min)} .. ${round(v.max)}${unit}`;
+  const [min, max] = [round(v.min), round(v.max)];
+  return min === max ? `${max}${unit}` : `${min} .. ${max}${unit}`;
 }
 
 function violations(result: CheckResult): string {

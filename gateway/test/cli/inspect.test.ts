@@ -21,12 +21,20 @@ describe('klvscope inspect', function () {
 
   it('prints the same inventory as JSON with --json', function () {
     const file = fixtureOrSkip(this, 'real', 'osh-addons_sample-stream.ts');
-    const { status, stdout } = runCli(['inspect', '--json', file]);
+    const { status, stdout } = runCli(['inspect', '--json', '--fail-on', 'never', file]);
     expect(status).to.equal(0);
     const inventory = JSON.parse(stdout) as { totalPackets: number; pids: Array<{ pid: number; pesCount: number; streamType: number | null }>; durationSeconds: number };
     expect(inventory.totalPackets).to.equal(11943);
     expect(inventory.pids.find((p) => p.pid === 0x101)).to.include({ pesCount: 277, streamType: 0x06 });
     expect(inventory.durationSeconds).to.be.closeTo(9.24, 0.02);
+  });
+
+  it('exits with 1 when a check finds an error: the 333 ms PCR intervals of the osh sample', function () {
+    const file = fixtureOrSkip(this, 'real', 'osh-addons_sample-stream.ts');
+    const { status, stdout } = runCli(['inspect', file]);
+    expect(status).to.equal(1);
+    expect(stdout).to.match(/mpegts-pcr-intervals +fail +27 error +333 ms +27 violations/);
+    expect(runCli(['inspect', '--fail-on', 'never', file]).status).to.equal(0);
   });
 
   it('exits with 2 and one line for a missing file', () => {

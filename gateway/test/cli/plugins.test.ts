@@ -20,7 +20,8 @@ describe('check plugins named in the configuration', function () {
 
   it('loads the example custom check and runs it in klvscope inspect', function () {
     const file = fixtureOrSkip(this, 'real', 'osh-addons_sample-stream.ts');
-    const { status, stdout } = runCli(['inspect', file], project([example]));
+    // The file's own PCR interval errors are not what this test is about.
+    const { status, stdout } = runCli(['inspect', file, '--fail-on', 'never'], project([example]));
     expect(status).to.equal(0);
     expect(stdout).to.match(/team-mission-id-policy +warn +277 warn/);
   });
