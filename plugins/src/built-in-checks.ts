@@ -4,12 +4,14 @@ import { klvChecksumErrors } from './klv-checksum-errors.js';
 import { klvDuplicateTagErrors } from './klv-duplicate-tag-errors.js';
 import { klvMandatoryFieldErrors } from './klv-mandatory-field-errors.js';
 import { klvRawDecodeErrors } from './klv-raw-decode-errors.js';
+import { klvTimestampMonotonicity } from './klv-timestamp-monotonicity.js';
 import { klvUniversalKeyErrors } from './klv-universal-key-errors.js';
 import { klvUnknownTagErrors } from './klv-unknown-tag-errors.js';
 import { mpegtsMaxPtsIntervals } from './mpegts-max-pts-intervals.js';
 import { mpegtsPatIntervals } from './mpegts-pat-intervals.js';
 import { mpegtsPcrIntervals } from './mpegts-pcr-intervals.js';
 import { mpegtsPcrMonotonicity } from './mpegts-pcr-monotonicity.js';
+import { mpegtsPcrPtsDrift } from './mpegts-pcr-pts-drift.js';
 import { mpegtsPmtIntervals } from './mpegts-pmt-intervals.js';
 import { mpegtsPsiTablePositions } from './mpegts-psi-table-positions.js';
 
@@ -19,6 +21,7 @@ export const BUILT_IN_CHECKS: readonly AnyCheck[] = [
   mpegtsPatIntervals,
   mpegtsPmtIntervals,
   mpegtsPcrMonotonicity,
+  mpegtsPcrPtsDrift,
   mpegtsMaxPtsIntervals,
   klvRawDecodeErrors,
   klvUniversalKeyErrors,
@@ -26,4 +29,5 @@ export const BUILT_IN_CHECKS: readonly AnyCheck[] = [
   klvUnknownTagErrors,
   klvDuplicateTagErrors,
   klvMandatoryFieldErrors,
+  klvTimestampMonotonicity,
 ];

@@ -25,17 +25,23 @@ describe('the built-in checks on the real fixtures', function () {
     // 100 ms of ISO 13818-1 2.7.2, and each a PCR step over 100 ms, which TR 101 290 2.3b counts too.
     expect(v['mpegts-pcr-intervals']).to.equal('fail 27');
     expect(v['mpegts-pcr-monotonicity']).to.equal('fail 27');
-    // Tables every ~38 ms, PTS on every PES, 277 valid ST 0601 v4 packets.
-    for (const id of ['mpegts-pat-intervals', 'mpegts-pmt-intervals', 'mpegts-max-pts-intervals', 'klv-checksum-errors', 'klv-unknown-tag-errors', 'klv-mandatory-field-errors']) {
+    // Tables every ~38 ms, PTS on every PES (600-708 ms ahead of the PCR), 277 valid ST 0601 v4 packets.
+    for (const id of ['mpegts-pcr-pts-drift', 'klv-timestamp-monotonicity', 'mpegts-pat-intervals', 'mpegts-pmt-intervals', 'mpegts-max-pts-intervals', 'klv-checksum-errors', 'klv-unknown-tag-errors', 'klv-mandatory-field-errors']) {
       expect(v[id], id).to.equal('pass 0');
     }
   });
 
-  it('kwiver_h264_klv.ts and kwiver_h265_tricky_klv.ts: no violation anywhere', async function () {
-    for (const name of ['kwiver_h264_klv.ts', 'kwiver_h265_tricky_klv.ts']) {
-      const v = await verdicts(this, name);
-      for (const [id, verdict] of Object.entries(v)) expect(verdict, `${name} ${id}`).to.match(/^(pass|not-applicable) 0$/);
-    }
+  it('kwiver_h264_klv.ts: no violation anywhere (KLV without PTS, video PTS equal to the PCR)', async function () {
+    const v = await verdicts(this, 'kwiver_h264_klv.ts');
+    for (const [id, verdict] of Object.entries(v)) expect(verdict, id).to.match(/^(pass|not-applicable) 0$/);
+  });
+
+  it('kwiver_h265_tricky_klv.ts: the synchronous KLV arrives after its PTS', async function () {
+    const v = await verdicts(this, 'kwiver_h265_tricky_klv.ts');
+    // Muxed without decoder delay: the video PTS equals the PCR (0 ms), and each of the 30 PES of the
+    // synchronous KLV PID 0x101 arrives 6-21 ms after its own PTS, a PTS already in the past.
+    expect(v['mpegts-pcr-pts-drift']).to.equal('fail 30');
+    for (const [id, verdict] of Object.entries(v)) if (id !== 'mpegts-pcr-pts-drift') expect(verdict, id).to.match(/^(pass|not-applicable) 0$/);
   });
 
   it('kwiver_aphill_klv_10s.ts: a 1 fps cut with 1 s PCR and PTS gaps, and EG 0104 as one key warning', async function () {
@@ -45,6 +51,8 @@ describe('the built-in checks on the real fixtures', function () {
     expect(v['mpegts-pcr-intervals']).to.equal('fail 9');
     expect(v['mpegts-pcr-monotonicity']).to.equal('fail 9');
     expect(v['mpegts-max-pts-intervals']).to.equal('fail 9');
+    // The MPEG-2 video is muxed 1.7 s ahead of its PTS, and some KLV up to 1.1 s: over the 1 s T-STD bound.
+    expect(v['mpegts-pcr-pts-drift']).to.equal('fail 19');
     // The cut leaves one ~500 ms hole in the PAT and the PMT cadence (over ST 1402's 250 ms).
     expect(v['mpegts-pat-intervals']).to.equal('fail 1');
     expect(v['mpegts-pmt-intervals']).to.equal('fail 1');
