@@ -3,7 +3,9 @@ import type { AnyCheck } from '@klvscope/core';
 import { klvChecksumErrors } from './klv-checksum-errors.js';
 import { klvDuplicateTagErrors } from './klv-duplicate-tag-errors.js';
 import { klvMandatoryFieldErrors } from './klv-mandatory-field-errors.js';
+import { klvPacketRateConsistency } from './klv-packet-rate-consistency.js';
 import { klvRawDecodeErrors } from './klv-raw-decode-errors.js';
+import { klvStreamVsKlvDrift } from './klv-stream-vs-klv-drift.js';
 import { klvTimestampMonotonicity } from './klv-timestamp-monotonicity.js';
 import { klvUniversalKeyErrors } from './klv-universal-key-errors.js';
 import { klvUnknownTagErrors } from './klv-unknown-tag-errors.js';
@@ -30,4 +32,6 @@ export const BUILT_IN_CHECKS: readonly AnyCheck[] = [
   klvDuplicateTagErrors,
   klvMandatoryFieldErrors,
   klvTimestampMonotonicity,
+  klvPacketRateConsistency,
+  klvStreamVsKlvDrift,
 ];
