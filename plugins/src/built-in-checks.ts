@@ -9,6 +9,7 @@ import { klvStreamVsKlvDrift } from './klv-stream-vs-klv-drift.js';
 import { klvTimestampMonotonicity } from './klv-timestamp-monotonicity.js';
 import { klvUniversalKeyErrors } from './klv-universal-key-errors.js';
 import { klvUnknownTagErrors } from './klv-unknown-tag-errors.js';
+import { mpegtsErrors } from './mpegts-errors.js';
 import { mpegtsMaxPtsIntervals } from './mpegts-max-pts-intervals.js';
 import { mpegtsPatIntervals } from './mpegts-pat-intervals.js';
 import { mpegtsPcrIntervals } from './mpegts-pcr-intervals.js';
@@ -18,6 +19,7 @@ import { mpegtsPmtIntervals } from './mpegts-pmt-intervals.js';
 import { mpegtsPsiTablePositions } from './mpegts-psi-table-positions.js';
 
 export const BUILT_IN_CHECKS: readonly AnyCheck[] = [
+  mpegtsErrors,
   mpegtsPcrIntervals,
   mpegtsPsiTablePositions,
   mpegtsPatIntervals,
