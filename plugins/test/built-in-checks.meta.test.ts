@@ -7,6 +7,8 @@ import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixturesDir, repoRoot } from '../../test-support/fixtures.js';
+import { listProfiles, resolveRuleSet } from '@klvscope/rules';
+import { z } from 'zod';
 import { BUILT_IN_CHECKS, DETAIL_ENDPOINT_IDS } from '../src/index.js';
 
 const specPath = join(fixturesDir, '..', 'spec', 'inspection-service.md');
@@ -44,6 +46,18 @@ describe('the built-in checks (meta)', () => {
       expect(check.version, check.id).to.match(/^\d+\.\d+\.\d+$/);
       expect(check.title, check.id).to.be.a('string').and.not.empty;
       expect(() => check.rules.parse({}), check.id).not.to.throw();
+    }
+  });
+
+  it('both rule profiles name only checks and rules that exist, and resolve', () => {
+    for (const profile of listProfiles()) {
+      for (const [id, rules] of Object.entries(profile.checks)) {
+        const check = BUILT_IN_CHECKS.find((c) => c.id === id);
+        expect(check, `${profile.name}: check ${id}`).to.not.equal(undefined);
+        const shape = (check?.rules as unknown as z.ZodObject).shape as Record<string, unknown>;
+        for (const key of Object.keys(rules)) expect(shape, `${profile.name}: ${id}.${key}`).to.have.property(key);
+      }
+      expect(() => resolveRuleSet(BUILT_IN_CHECKS, {}, { profile: profile.name })).not.to.throw();
     }
   });
 });

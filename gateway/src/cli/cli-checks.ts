@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { AnyCheck } from '@klvscope/core';
 import { BUILT_IN_CHECKS } from '@klvscope/plugins';
+import { resolveRuleSet, type RuleSet, type RuleSetInput } from '@klvscope/rules';
 import { loadCliConfig } from '../config/cli-config.js';
 import { GatewayError } from '../gateway-error.js';
 import { loadCheckModules } from '../plugins/check-module-loader.js';
@@ -20,9 +21,10 @@ export interface CliChecks {
   checks: AnyCheck[];
   /** The rule slices of a run, by check id. */
   rules: Record<string, unknown>;
+  ruleSet: RuleSet;
 }
 
-async function readRulesFile(path: string): Promise<Record<string, unknown>> {
+async function readRulesFile(path: string): Promise<RuleSetInput> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -30,18 +32,25 @@ async function readRulesFile(path: string): Promise<Record<string, unknown>> {
     throw new GatewayError('ERR_CONFIG_UNREADABLE', `rules file ${path} cannot be read: ${(cause as Error).message}`);
   }
   try {
-    return JSON.parse(text) as Record<string, unknown>;
+    return JSON.parse(text) as RuleSetInput;
   } catch (cause) {
     throw new GatewayError('ERR_CONFIG_INVALID', `rules file ${path} is not valid JSON: ${(cause as Error).message}`);
   }
+}
+
+/** The rule set input: the configuration's rules, then a --rules file over them (per check, per rule). */
+function mergeRuleInputs(base: RuleSetInput, over: RuleSetInput): RuleSetInput {
+  const checks: Record<string, Record<string, unknown>> = { ...(base.checks ?? {}) };
+  for (const [id, slice] of Object.entries(over.checks ?? {})) checks[id] = { ...(checks[id] ?? {}), ...slice };
+  return { ...base, ...over, shared: { ...(base.shared ?? {}), ...(over.shared ?? {}) }, checks };
 }
 
 export async function loadCliChecks(options: RuleOptions): Promise<CliChecks> {
   const config = await loadCliConfig(options.config);
   const plugins = await loadCheckModules(config.plugins, config.baseDir, BUILT_IN_CHECKS);
   const checks = [...BUILT_IN_CHECKS, ...plugins];
-  const fromFile = options.rules ? await readRulesFile(options.rules) : {};
-  const input = { ...(config.rules ?? {}), ...fromFile };
-  const bySlice = (input.checks ?? {}) as Record<string, unknown>;
-  return { checks, rules: bySlice };
+  const fromConfig = (config.rules ?? {}) as RuleSetInput;
+  const input = options.rules ? mergeRuleInputs(fromConfig, await readRulesFile(options.rules)) : fromConfig;
+  const { ruleSet, slices } = resolveRuleSet(checks, input, { profile: options.profile ?? config.profile });
+  return { checks, rules: slices, ruleSet };
 }

@@ -39,7 +39,7 @@ export interface InspectReport extends Inventory {
 }
 
 export async function inspectFile(path: string, options: RuleOptions & { onlyCheck?: string } = {}): Promise<InspectReport> {
-  const { checks, rules } = await loadCliChecks(options);
+  const { checks, rules, ruleSet } = await loadCliChecks(options);
   const selected = options.onlyCheck ? checks.filter((c) => c.id === options.onlyCheck) : checks;
   if (options.onlyCheck && selected.length === 0) {
     throw new UsageError(`unknown check '${options.onlyCheck}' (known: ${checks.map((c) => c.id).join(', ')})`);
@@ -61,6 +61,7 @@ export async function inspectFile(path: string, options: RuleOptions & { onlyChe
       onProgress: (done) => progress.update(done),
       // Only a single check's points are printed; for the table the summaries suffice.
       keepPoints: options.onlyCheck !== undefined,
+      maxPointsPerCheck: ruleSet.shared.maxPointsPerCheck,
     });
   } finally {
     progress.stop();

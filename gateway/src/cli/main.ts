@@ -8,6 +8,8 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { runGenerate, type GenerateCliOptions } from './generate-command.js';
 import { runInspect, type InspectOptions } from './inspect-command.js';
 import { runKlv } from './klv-command.js';
+import type { RuleOptions } from './cli-checks.js';
+import { runRulesCheck, runRulesPrint } from './rules-command.js';
 import { UsageError } from './usage-error.js';
 
 const VERSION = '0.1.0';
@@ -45,6 +47,22 @@ export function buildProgram(): Command {
     .action(async (file: string, options: InspectOptions) => {
       process.exitCode = await runInspect(file, options);
     });
+
+  const rules = program.command('rules').description('the validation rule set');
+  rules
+    .command('print')
+    .description('print the full effective rule set, each value with its source')
+    .option('--profile <name>', 'rule profile: stanag4609 (default) or tr101290')
+    .option('--rules <file>', 'a JSON rule set overriding the profile')
+    .option('--config <file>', 'configuration file (default ./klvscope.config.json when present)')
+    .option('--json', 'print the rule set as JSON')
+    .action(async (options: RuleOptions & { json?: boolean }) => runRulesPrint(options));
+  rules
+    .command('check')
+    .description('validate a JSON rule set file against the loaded checks')
+    .argument('<file>', 'rule set file')
+    .option('--config <file>', 'configuration file (default ./klvscope.config.json when present)')
+    .action(async (file: string, options: RuleOptions) => runRulesCheck(file, options));
 
   program
     .command('klv')
@@ -94,7 +112,7 @@ async function main(argv: string[]): Promise<number> {
 /** Errors about the user's files (missing, unreadable, a directory) carry a stable ERR_FILE_* or ERR_NOT_A_FILE code. */
 function isUserFileError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code.startsWith('ERR_FILE') || code === 'ERR_NOT_A_FILE' || code === 'ERR_GENERATOR_OPTIONS' || code === 'ERR_FAULT_SPEC' || code.startsWith('ERR_PLUGIN') || code.startsWith('ERR_CONFIG') || code.startsWith('ERR_RULES'));
+  return typeof code === 'string' && (code.startsWith('ERR_FILE') || code === 'ERR_NOT_A_FILE' || code === 'ERR_GENERATOR_OPTIONS' || code === 'ERR_FAULT_SPEC' || code.startsWith('ERR_PLUGIN') || code.startsWith('ERR_CONFIG') || code.startsWith('ERR_RULES') || code.startsWith('ERR_PROFILE') || code.startsWith('ERR_TEMPLATE'));
 }
 
 // A reader that goes away (`klvscope klv FILE | head`) ends the output, not with a crash.
