@@ -59,4 +59,5 @@ export {
   type AccessUnit,
   type KlvStreamOptions,
   KLV_FAULT_KIND_NAMES,
+  writePcr,
 } from './gen/index.js';
