@@ -13,17 +13,34 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 // BENCH_SECTIONS=1,2 runs only those sections.
 const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? '1,2,3').split(',').map(Number));
 
+function runOnce(script, file, extra) {
+  const start = process.hrtime.bigint();
+  const child = spawnSync(process.execPath, [join(here, 'dist', script), file, ...extra], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
+  if (child.status !== 0) throw new Error(`${script} failed: ${child.stderr}`);
+  return { wallMs, ...JSON.parse(child.stdout.trim().split('\n').pop()) };
+}
+
+function median(runs) {
+  const byWall = [...runs].sort((a, b) => a.wallMs - b.wallMs);
+  const byInProcess = [...runs].sort((a, b) => a.inProcessMs - b.inProcessMs);
+  const mid = Math.floor(runs.length / 2);
+  return { ...byWall[mid], inProcessMs: byInProcess[mid].inProcessMs, peakRssMb: Math.max(...runs.map((r) => r.maxRssKb)) / 1024 };
+}
+
 function measure(script, file, ...extra) {
-  const runs = [];
+  return median(Array.from({ length: RUNS }, () => runOnce(script, file, extra)));
+}
+
+/** Two measurements taken in turn (A, B, A, B, ...), so that a slow spell of the machine weighs on both alike. */
+function measurePair(scriptA, scriptB, file) {
+  const a = [];
+  const b = [];
   for (let i = 0; i < RUNS; i++) {
-    const start = process.hrtime.bigint();
-    const child = spawnSync(process.execPath, [join(here, 'dist', script), file, ...extra], { encoding: 'utf8', maxBuffer: 64 << 20 });
-    const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
-    if (child.status !== 0) throw new Error(`${script} failed: ${child.stderr}`);
-    runs.push({ wallMs, ...JSON.parse(child.stdout.trim().split('\n').pop()) });
+    a.push(runOnce(scriptA, file, []));
+    b.push(runOnce(scriptB, file, []));
   }
-  runs.sort((a, b) => a.wallMs - b.wallMs);
-  return { ...runs[Math.floor(runs.length / 2)], peakRssMb: Math.max(...runs.map((r) => r.maxRssKb)) / 1024 };
+  return [median(a), median(b)];
 }
 
 const mbps = (bytes, ms) => bytes / 1e6 / (ms / 1000);
@@ -66,9 +83,9 @@ console.log(`  KLV decoder alone          ${fmt(1000 / perPacketMs)} packets/s, 
 }
 
 if (SECTIONS.has(3)) {
-const checks = measure('measure-checks.mjs', klv200);
-console.log(`\n3. Checks: the same file, demux + KLV against demux + KLV + all ${checks.checks} built-in checks`);
-console.log(line('demux + KLV (baseline)', klvSize, klv));
+const [base, checks] = measurePair('measure-klv.mjs', 'measure-checks.mjs', klv200);
+console.log(`\n3. Checks: the same file, demux + KLV against demux + KLV + all ${checks.checks} built-in checks (runs interleaved)`);
+console.log(line('demux + KLV (baseline)', klvSize, base));
 console.log(line(`+ ${checks.checks} checks`, klvSize, checks));
-console.log(`  checks add                 ${fmt((checks.wallMs / klv.wallMs - 1) * 100, 1)} % whole process, ${fmt((checks.inProcessMs / klv.inProcessMs - 1) * 100, 1)} % in-process; ${fmt(checks.points)} points`);
+console.log(`  checks add                 ${fmt((checks.wallMs / base.wallMs - 1) * 100, 1)} % whole process, ${fmt((checks.inProcessMs / base.inProcessMs - 1) * 100, 1)} % in-process; ${fmt(checks.points)} points`);
 }

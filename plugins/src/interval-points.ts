@@ -56,3 +56,14 @@ const PID_TEXT: string[] = [];
 export function hexPid(pid: number): string {
   return (PID_TEXT[pid & 0x1fff] ??= `0x${pid.toString(16).toUpperCase().padStart(4, '0')}`);
 }
+
+/** Messages made once per PID, for the points that break nothing (checks emit one for every event). */
+export class PidLabels {
+  private readonly labels = new Map<number, string>();
+  constructor(private readonly make: (pid: string) => string) {}
+  get(pid: number): string {
+    let label = this.labels.get(pid);
+    if (label === undefined) this.labels.set(pid, (label = this.make(hexPid(pid))));
+    return label;
+  }
+}

@@ -5,7 +5,7 @@
  */
 import { PCR_HZ, defineCheck, pcrDelta27MHz } from '@klvscope/core';
 import { z } from 'zod';
-import { hexPid } from './interval-points.js';
+import { PidLabels, hexPid } from './interval-points.js';
 
 export const mpegtsPcrMonotonicity = defineCheck({
   id: 'mpegts-pcr-monotonicity',
@@ -17,6 +17,7 @@ export const mpegtsPcrMonotonicity = defineCheck({
   }),
   consumes: ['pcr'],
   create(ctx) {
+    const labels = new PidLabels((pid) => `PCR on PID ${pid}: step`);
     const last = new Map<number, number>();
     return {
       pcr(obs) {
@@ -31,7 +32,7 @@ export const mpegtsPcrMonotonicity = defineCheck({
             ? `PCR on PID ${hexPid(obs.pid)}: ${kind} of ${stepMs.toFixed(1)} ms without discontinuity_indicator`
             : obs.discontinuity
               ? `PCR on PID ${hexPid(obs.pid)}: step with discontinuity_indicator set`
-              : `PCR on PID ${hexPid(obs.pid)}: step`,
+              : labels.get(obs.pid),
           value: stepMs,
           unit: 'ms',
           violation: broken,

@@ -7,7 +7,7 @@
  */
 import { PCR_HZ, defineCheck, ptsMinusPcr90kHz } from '@klvscope/core';
 import { z } from 'zod';
-import { hexPid } from './interval-points.js';
+import { PidLabels, hexPid } from './interval-points.js';
 
 interface PcrSample {
   pcr27MHz: number;
@@ -25,6 +25,7 @@ export const mpegtsPcrPtsDrift = defineCheck({
   }),
   consumes: ['pmt', 'pcr', 'pes'],
   create(ctx) {
+    const labels = new PidLabels((pid) => `PES on PID ${pid}: decoder delay`);
     /** The PCR PID of each elementary stream, from the PMTs. */
     const pcrPidOf = new Map<number, number>();
     const lastPcr = new Map<number, PcrSample>();
@@ -48,7 +49,7 @@ export const mpegtsPcrPtsDrift = defineCheck({
         ctx.point(obs, {
           message: outside
             ? `PES on PID ${hexPid(obs.pid)}: PTS - PCR = ${delayMs.toFixed(1)} ms, outside [${ctx.rules.minDelayMs}, ${ctx.rules.maxDelayMs}] ms`
-            : `PES on PID ${hexPid(obs.pid)}: decoder delay`,
+            : labels.get(obs.pid),
           value: delayMs,
           unit: 'ms',
           violation: outside,

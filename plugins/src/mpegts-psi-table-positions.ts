@@ -1,6 +1,6 @@
 /** Where the PAT and PMT sections are: one informational point each, with the interval since the previous one of its table. */
 import { defineCheck } from '@klvscope/core';
-import { hexPid } from './interval-points.js';
+import { PidLabels } from './interval-points.js';
 
 export const mpegtsPsiTablePositions = defineCheck({
   id: 'mpegts-psi-table-positions',
@@ -9,6 +9,8 @@ export const mpegtsPsiTablePositions = defineCheck({
   description: "One point per PAT and PMT section (type 'PAT' or 'PMT'), with the interval since the previous section of the same table and PID; no violations.",
   consumes: ['psi-section'],
   create(ctx) {
+    const patLabels = new PidLabels((pid) => `PAT section on PID ${pid}`);
+    const pmtLabels = new PidLabels((pid) => `PMT section on PID ${pid}`);
     const last = new Map<number, number>();
     let sections = 0;
     return {
@@ -19,7 +21,7 @@ export const mpegtsPsiTablePositions = defineCheck({
         if (obs.t !== null) last.set(obs.pid, obs.t);
         const intervalMs = previous !== undefined && obs.t !== null ? (obs.t - previous) * 1000 : null;
         ctx.point(obs, {
-          message: `${obs.tableType} section on PID ${hexPid(obs.pid)}, version ${obs.version}`,
+          message: obs.tableType === 'PAT' ? patLabels.get(obs.pid) : pmtLabels.get(obs.pid),
           value: intervalMs,
           unit: intervalMs === null ? null : 'ms',
           citation: 'ISO/IEC 13818-1 2.4.4',
