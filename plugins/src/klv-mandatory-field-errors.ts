@@ -1,39 +1,60 @@
-/** ST 0601 packets without an item the rules make mandatory (MISB ST 0601: items 1, 2 and 65). */
-import { defineCheck } from '@klvscope/core';
+/**
+ * ST 0601 packets without an item the rules make mandatory. MISB ST 0601
+ * makes three items mandatory in every UAS Datalink LS packet: 1 (Checksum),
+ * 2 (Precision Time Stamp) and 65 (UAS Datalink LS Version Number); a
+ * profile may add more (`mandatoryTags`). The list is the check's own, so the
+ * decoder's `klv-missing-mandatory` problems (fixed to 1, 2, 65) are not used.
+ * One violation per packet and missing tag.
+ */
+import { defineCheck, st0601Item } from '@klvscope/core';
 import { z } from 'zod';
-import { hexPid } from './interval-points.js';
+import { countOf, klvPacketLabel } from './klv-labels.js';
+
+/** MISB ST 0601: the items every packet carries. */
+const ST0601_MANDATORY = [1, 2, 65] as const;
 
 export const klvMandatoryFieldErrors = defineCheck({
   id: 'klv-mandatory-field-errors',
-  version: '1.0.0',
+  version: '1.1.0',
   title: 'KLV mandatory items',
-  description: 'One violation per ST 0601 packet and missing mandatory item.',
+  description: 'One violation per ST 0601 packet and missing mandatory item (default 1, 2 and 65; the rules may add tags). Not applicable without ST 0601.',
   rules: z.object({
     mandatoryTags: z
       .array(z.number().int().min(1).max(143))
-      .default([1, 2, 65])
-      .describe('ST 0601 items every packet must carry: 1 (checksum), 2 (precision time stamp), 65 (version) per MISB ST 0601; add more as a policy'),
+      .default([...ST0601_MANDATORY])
+      .describe('ST 0601 items every packet must carry: 1 (Checksum), 2 (Precision Time Stamp), 65 (LS Version Number) per MISB ST 0601; add tags to enforce a profile (MISB ST 0902 lists a minimum set)'),
   }),
-  consumes: ['metadata-packet'],
+  consumes: ['klv-packet', 'metadata-packet'],
   create(ctx) {
+    const tags = [...new Set(ctx.rules.mandatoryTags)].sort((a, b) => a - b);
+    const describe = tags.map((tag) => {
+      const name = st0601Item(tag)?.name ?? `tag ${tag}`;
+      const byStandard = (ST0601_MANDATORY as readonly number[]).includes(tag);
+      return { tag, text: `mandatory item ${tag} (${name}) missing`, citation: byStandard ? `MISB ST 0601 item ${tag} (mandatory)` : `rules: mandatoryTags (ST 0601 item ${tag})` };
+    });
+    let klvPackets = 0;
     let packets = 0;
     return {
+      'klv-packet'() {
+        klvPackets++;
+      },
       'metadata-packet'(obs) {
         if (obs.standard !== 'MISB ST 0601') return;
         packets++;
-        const present = new Set(obs.items.map((i) => i.tag));
-        for (const tag of ctx.rules.mandatoryTags) {
-          if (present.has(tag)) continue;
+        for (const want of describe) {
+          if (obs.items.some((item) => item.tag === want.tag)) continue;
           ctx.point(obs, {
-            message: `KLV PID ${hexPid(obs.pid)} packet ${obs.klvIndex}: mandatory item ${tag} missing`,
+            message: `${klvPacketLabel(obs.pid, obs.klvIndex)}: ${want.text}`,
             violation: true,
-            citation: 'MISB ST 0601 (mandatory items)',
-            type: 'missing-mandatory',
+            severity: 'error',
+            citation: want.citation,
+            type: 'klv-missing-mandatory',
           });
         }
       },
       finish() {
-        if (packets === 0) ctx.notApplicable('no ST 0601 packet in this source');
+        if (klvPackets === 0) ctx.notApplicable('no KLV in this source');
+        else if (packets === 0) ctx.notApplicable(`no ST 0601 packet among ${countOf(klvPackets, 'KLV packet')}`);
       },
     };
   },

@@ -1,71 +1,196 @@
 /**
- * KLV time against stream time, per KLV PID: the precision time stamp's
- * elapsed time (MISB ST 0601 item 2) minus the stream's elapsed time since
- * the PID's first packet, from the PES PTS or, for KLV carried without PTS,
- * from the PCR at the packet's position (its stream time `t`). A metadata
- * clock that runs fast or slow against the video clock shows as a growing drift.
+ * KLV time against stream time, per KLV series (a PID and the standard of
+ * its sets): the time stamp's elapsed time (MISB ST 0601 item 2, ST 0903
+ * item 2, EG 0104's time stamp) minus the stream's elapsed time since the
+ * series' first timed packet. Stream time is the PES PTS when the series
+ * carries one (MISB ST 1402), else the PCR-based time at the TS packet that
+ * started the PES (`t`: KLV carried without PTS is timed by its arrival, so
+ * the drift then includes the multiplexer's placement, a few ms). A packet
+ * before the first PCR has no stream time: the series starts at the first
+ * packet that has one. One point per packet, the drift in ms.
+ *
+ * A metadata clock running fast or slow, a clock step or a bad time stamp
+ * make the drift leave its baseline. When |drift| passes `maxDriftMs`, that
+ * excursion is one violation, placed at its onset: the first packet of the
+ * best "flat, then a straight line" fit (klv-drift-onset.ts) over the packets
+ * since the baseline began, up to `onsetLookbackSeconds` back. Packets after
+ * it that stay beyond the limit are points (type 'klv-drift-beyond-limit'),
+ * not more violations; the excursion ends when |drift| is back within half
+ * the limit. To place the violation at the onset, points are held back by up
+ * to `onsetLookbackSeconds` of stream time before they are emitted.
  */
-import { PTS_HZ, defineCheck, ptsDelta90kHz } from '@klvscope/core';
+import { PTS_HZ, defineCheck, ptsDelta90kHz, type MetadataPacketObservation } from '@klvscope/core';
 import { z } from 'zod';
-import { hexPid } from './interval-points.js';
+import { driftOnsetIndex } from './klv-drift-onset.js';
+import { HeldPoints, type HeldPoint } from './klv-held-points.js';
+import { countOf, klvPacketLabel, klvPidLabel, signedMs, timestampCitation } from './klv-labels.js';
 
-interface Origin {
-  timestampMicros: number;
-  pts90kHz: number | null;
-  t: number | null;
+type StreamClock = 'pts' | 'pcr';
+const CLOCK_TEXT: Record<StreamClock, string> = { pts: 'PTS', pcr: 'PCR time at its position' };
+
+/** A measured packet kept for the onset search. */
+interface Sample {
+  /** Stream time elapsed since the series' origin, s. */
+  x: number;
+  driftMs: number;
+  klvIndex: number;
+  point: HeldPoint;
+}
+
+class DriftSeries {
+  clock: StreamClock | null = null;
+  origin: { micros: number; stream: number } | null = null;
+  /** Samples since the baseline began (the origin, or the end of the last excursion); those before `first` are past the look-back. */
+  samples: Sample[] = [];
+  first = 0;
+  inExcursion = false;
+  excursions = 0;
+  measured = 0;
+  maxAbsDriftMs = 0;
+  constructor(
+    readonly pid: number,
+    readonly standard: string,
+    readonly held: HeldPoints,
+  ) {}
 }
 
 export const klvStreamVsKlvDrift = defineCheck({
   id: 'klv-stream-vs-klv-drift',
-  version: '1.0.0',
+  version: '2.0.0',
   title: 'KLV time against stream time',
-  description: "One point per ST 0601 packet: item 2's elapsed time minus the stream's elapsed time since the PID's first packet (by PTS, or without PTS by the PCR at the packet's position), in ms.",
+  description:
+    "One point per KLV packet with a time stamp: its elapsed time minus the stream's elapsed time since the series' first packet (by PTS, or without PTS by the PCR at the packet's position), in ms. An excursion beyond maxDriftMs is one violation, at its onset.",
   rules: z.object({
-    maxDriftMs: z.number().positive().default(33).describe('largest allowed drift: no standard gives one; default one frame at 30 fps (33 ms)'),
+    maxDriftMs: z
+      .number()
+      .positive()
+      .default(100)
+      .describe(
+        'largest |drift| in ms; no MISB standard gives one: klvscope default 100 ms (three frames at 30 fps), above the few ms of multiplexer placement that KLV timed by the PCR shows; 33 ms (one frame) is a stricter choice for PTS-timed KLV',
+      ),
+    onsetLookbackSeconds: z
+      .number()
+      .positive()
+      .default(120)
+      .describe('how far back (s of stream time) the onset of an excursion is searched, and so how late points are emitted; 120 s lets a 1000 ppm clock error reach 100 ms within it; klvscope default'),
   }),
-  consumes: ['metadata-packet'],
+  consumes: ['klv-packet', 'metadata-packet'],
   create(ctx) {
-    const origins = new Map<number, Origin>();
-    let measured = 0;
-    /** Packets without any stream time (no PTS, no PCR yet). */
-    let untimed = 0;
+    const { maxDriftMs, onsetLookbackSeconds } = ctx.rules;
+    const series = new Map<string, DriftSeries>();
+    let klvPackets = 0;
+    let stamped = 0;
+
+    const seriesOf = (obs: MetadataPacketObservation): DriftSeries => {
+      const key = `${obs.pid}/${obs.standard}`;
+      let s = series.get(key);
+      if (!s) series.set(key, (s = new DriftSeries(obs.pid, obs.standard, new HeldPoints(ctx))));
+      return s;
+    };
+
+    /** Releases held points older than the look-back, and forgets their samples. */
+    const releaseOld = (s: DriftSeries, nowX: number): void => {
+      const limit = nowX - onsetLookbackSeconds;
+      while (s.first < s.samples.length && s.samples[s.first].x < limit) s.first++;
+      if (s.first >= 1024 && s.first * 2 >= s.samples.length) {
+        s.samples = s.samples.slice(s.first);
+        s.first = 0;
+      }
+      const keepFrom = s.samples[s.first]?.point;
+      while (s.held.size > 0 && s.held.oldest !== keepFrom) s.held.releaseOldest();
+    };
+
+    const startExcursion = (s: DriftSeries, latest: Sample): void => {
+      s.inExcursion = true;
+      s.excursions++;
+      const window = s.samples.slice(s.first);
+      const onsetIndex = driftOnsetIndex(window.map((m) => m.x), window.map((m) => m.driftMs));
+      const onset = window[onsetIndex] ?? latest;
+      const f = onset.point.finding;
+      f.violation = true;
+      f.severity = 'error';
+      f.type = 'klv-drift-excursion';
+      const ahead = latest.driftMs > 0 ? 'ahead of' : 'behind';
+      f.message += onset === latest
+        ? `: beyond ±${maxDriftMs} ms (KLV time ${ahead} stream time)`
+        : `: onset of a drift that passes ±${maxDriftMs} ms at packet ${latest.klvIndex} (${signedMs(latest.driftMs)}, KLV time ${ahead} stream time)`;
+      // The fit's earliest possible onset, with older samples already past the look-back.
+      if (s.first > 0 && onsetIndex <= 1) f.message += `; it may have begun before the ${onsetLookbackSeconds} s look-back`;
+    };
+
     return {
+      'klv-packet'() {
+        klvPackets++;
+      },
       'metadata-packet'(obs) {
         if (obs.timestampMicros === null) return;
-        const origin = origins.get(obs.pid);
-        // The origin is the first packet with a stream time (a packet before the first PCR has none).
-        if (!origin && obs.pts90kHz === null && obs.t === null) {
-          untimed++;
+        stamped++;
+        const s = seriesOf(obs);
+        const label = klvPacketLabel(obs.pid, obs.klvIndex);
+        const citation = `${timestampCitation(obs.standard)}; MISB ST 1402 (PTS, PCR)`;
+        s.clock ??= obs.pts90kHz !== null ? 'pts' : obs.t !== null ? 'pcr' : null;
+        const stream = s.clock === 'pts' ? obs.pts90kHz : s.clock === 'pcr' ? obs.t : null;
+        if (s.clock === null || stream === null) {
+          const why = s.clock === 'pts' ? 'its PES has no PTS' : obs.t === null ? 'no PTS, and no PCR before it' : 'no stream time';
+          s.held.hold(obs, { message: `${label}: drift not measured (${why})`, citation, type: 'klv-drift-unmeasured' });
+          if (s.first >= s.samples.length) s.held.releaseAll();
           return;
         }
-        if (!origin) {
-          origins.set(obs.pid, { timestampMicros: obs.timestampMicros, pts90kHz: obs.pts90kHz, t: obs.t });
-          return;
-        }
-        let streamMs: number;
-        if (origin.pts90kHz !== null && obs.pts90kHz !== null) streamMs = (ptsDelta90kHz(origin.pts90kHz, obs.pts90kHz) / PTS_HZ) * 1000;
-        else if (origin.t !== null && obs.t !== null) streamMs = (obs.t - origin.t) * 1000;
-        else {
-          untimed++;
-          return;
-        }
-        measured++;
-        const driftMs = (obs.timestampMicros - origin.timestampMicros) / 1000 - streamMs;
-        const broken = Math.abs(driftMs) > ctx.rules.maxDriftMs;
-        ctx.point(obs, {
-          message: broken
-            ? `KLV PID ${hexPid(obs.pid)} packet ${obs.klvIndex}: KLV time ${driftMs > 0 ? 'ahead of' : 'behind'} stream time by ${Math.abs(driftMs).toFixed(3)} ms`
-            : `KLV PID ${hexPid(obs.pid)}: drift`,
+        if (s.origin === null) s.origin = { micros: obs.timestampMicros, stream };
+        const elapsedMs = s.clock === 'pts' ? (ptsDelta90kHz(s.origin.stream, stream) / PTS_HZ) * 1000 : (stream - s.origin.stream) * 1000;
+        const driftMs = (obs.timestampMicros - s.origin.micros) / 1000 - elapsedMs;
+        s.measured++;
+        s.maxAbsDriftMs = Math.max(s.maxAbsDriftMs, Math.abs(driftMs));
+        const point = s.held.hold(obs, {
+          message: `${label}: KLV time ${signedMs(driftMs)} against the ${CLOCK_TEXT[s.clock]}`,
           value: driftMs,
           unit: 'ms',
-          violation: broken,
-          citation: 'MISB ST 0601 item 2; MISB ST 1402 (time stamps against the video clock)',
-          type: broken ? 'klv-clock-drift' : 'klv-drift',
+          citation,
+          type: 'klv-drift',
         });
+        const sample: Sample = { x: elapsedMs / 1000, driftMs, klvIndex: obs.klvIndex, point };
+        if (s.inExcursion) {
+          if (Math.abs(driftMs) <= maxDriftMs / 2) {
+            // Back on the line: a new baseline starts here.
+            s.inExcursion = false;
+            s.samples = [sample];
+            s.first = 0;
+          } else if (Math.abs(driftMs) > maxDriftMs) {
+            point.finding.type = 'klv-drift-beyond-limit';
+            point.finding.message += `, beyond ±${maxDriftMs} ms (the excursion reported earlier)`;
+          }
+        } else {
+          s.samples.push(sample);
+          if (Math.abs(driftMs) > maxDriftMs) startExcursion(s, sample);
+        }
+        if (s.inExcursion) {
+          s.samples = [];
+          s.first = 0;
+        }
+        releaseOld(s, sample.x);
       },
       finish() {
-        if (measured === 0 && untimed > 0) ctx.notApplicable('the KLV carries no PTS and no PCR can stand in for it');
-        else if (measured === 0) ctx.notApplicable('no ST 0601 packet with a precision time stamp in this source');
+        for (const s of series.values()) s.held.releaseAll();
+        if (klvPackets === 0) {
+          ctx.notApplicable('no KLV in this source');
+          return;
+        }
+        if (stamped === 0) {
+          ctx.notApplicable(`no time stamp (ST 0601 item 2) in ${countOf(klvPackets, 'KLV packet')}`);
+          return;
+        }
+        const all = [...series.values()];
+        const unmeasured = all.filter((s) => s.measured === 0).map((s) => klvPidLabel(s.pid));
+        if (all.every((s) => s.measured === 0)) {
+          ctx.notApplicable(`${[...new Set(unmeasured)].join(', ')} carr${unmeasured.length === 1 ? 'ies' : 'y'} no PTS and no PCR can stand in`);
+          return;
+        }
+        const parts = all
+          .filter((s) => s.measured > 0)
+          .map((s) => `${klvPidLabel(s.pid)} (${s.standard}, by ${s.clock === 'pts' ? 'PTS' : 'PCR'}): |drift| up to ${s.maxAbsDriftMs.toFixed(3)} ms${s.excursions > 0 ? `, ${s.excursions} excursion${s.excursions === 1 ? '' : 's'} beyond ±${maxDriftMs} ms` : ''}`);
+        if (unmeasured.length > 0) parts.push(`${[...new Set(unmeasured)].join(', ')}: no PTS and no PCR, not measured`);
+        const excursions = all.reduce((n, s) => n + s.excursions, 0);
+        ctx.setVerdict(excursions > 0 ? 'fail' : 'pass', parts.join('; '));
       },
     };
   },

@@ -49,7 +49,7 @@ const STANAG_4609: RuleProfile = {
       expectedRateHz: { value: null, citation: `MISB ST 0601 leaves the rate to the producer: detected` },
       tolerancePercent: { value: 25, citation: `${NO_STANDARD} 25 %` },
     },
-    'klv-stream-vs-klv-drift': { maxDriftMs: { value: 33, citation: `${NO_STANDARD} one frame at 30 fps (33 ms)` } },
+    'klv-stream-vs-klv-drift': { maxDriftMs: { value: 100, citation: `${NO_STANDARD} 100 ms (without PTS, multiplexer placement alone moves the reading 13-20 ms)` } },
   },
 };
 
