@@ -1,173 +1,261 @@
 /**
- * The ETSI TR 101 290 view of a transport stream: every problem the parser
- * reports (priorities 1 and 2: sync, continuity, transport error, CRC,
- * PAT/PMT errors, malformed headers) and the timing indicators computed from
- * the observations:
- * - 1.3 PAT missing and 1.5 PMT missing (sections further apart than the limit);
- * - 1.6 PID missing: an elementary stream the PMT names shows no sign of life
- *   (a PES start or a PCR) for longer than the limit, or never appears — the
- *   observation model has no per-packet event, so these are its signs of life;
- * - 2.3a PCR repetition, 2.3b PCR discontinuity (a step outside 0..limit
- *   without discontinuity_indicator);
- * - 2.4 PCR accuracy, measured only over constant-bitrate stretches: each PCR
- *   must lie within the limit of the line through the last accurate PCR at
- *   its byte rate (an inaccurate PCR does not move the line, so one bad PCR
- *   is one finding); a PCR off that line by more than 0.1 % of the interval
- *   starts a new line unreported: the rate changed, a variable-rate stretch;
- * - 2.5 PTS repetition per PES PID.
- * Only problems become points; each point's `type` names its indicator, for
- * the REST `types` filter.
+ * mpegts-errors: the ETSI TR 101 290 view of a transport stream.
+ *
+ * Every problem the parser reports ('ts-error': sync, continuity, transport
+ * error, CRC, PAT/PMT errors, malformed headers, scrambling, truncation) is
+ * a point, typed by the parser's own name, and a violation unless the
+ * parser calls it information (one duplicate packet, scrambled payload).
+ * The timing indicators of priorities 1 and 2 are computed from the
+ * observations, and only their failures become points:
+ *
+ * - 1.3.a `pat-missing`: no PAT section for longer than patMaxIntervalMs,
+ *   counted from the start of the data to its end;
+ * - 1.5.a `pmt-missing`: the same for each PMT PID, from the PAT naming it;
+ * - 1.6 `pid-missing`: an elementary stream (or PCR) PID a PMT names gives no
+ *   sign of life for longer than pidMaxGapMs, or is never carried (once). The
+ *   observation model has no per-packet event; a PES start, a PCR, a
+ *   discontinuity_indicator, a section or a parser problem on the PID are its
+ *   signs of life (a PES starts at least every frame);
+ * - 2.3a `pcr-repetition`: more than pcrMaxIntervalMs between two PCRs of a
+ *   PID, in arrival (stream) time;
+ * - 2.3b `pcr-discontinuity`: consecutive PCR values more than pcrMaxJumpMs
+ *   apart, or going back, without discontinuity_indicator. TR 101 290 judges
+ *   the values, so a PCR gap longer than the limit is both 2.3a and 2.3b;
+ * - 2.4 `pcr-accuracy`: a PCR off its constant-bitrate line by more than
+ *   ±pcrAccuracyNs (method: mpegts-pcr-accuracy.ts; variable-bitrate
+ *   stretches are not judged);
+ * - 2.5 `pts-repetition`: more than ptsMaxIntervalMs between two PES with a
+ *   PTS on a PID, in stream time.
+ *
+ * Gaps are measured in stream time (mpegts-stream-time.ts) and reported at
+ * the packet that ends them; a gap running to the end of the data is
+ * reported at the end.
  */
-import { PCR_HZ, defineCheck, pcrDelta27MHz, type PointPosition } from '@klvscope/core';
+import { defineCheck, type Position, type PointPosition, type TsErrorObservation } from '@klvscope/core';
 import { z } from 'zod';
-import { hexPid } from './interval-points.js';
+import { tr101290, tsErrorCitation } from './mpegts-clauses.js';
+import { Intervals } from './mpegts-intervals.js';
+import { PcrAccuracy } from './mpegts-pcr-accuracy.js';
+import { PcrSteps } from './mpegts-pcr-steps.js';
+import { PresenceWatch, type EndFinding } from './mpegts-presence.js';
+import { StreamTime, formatMs, hexPid, roundMs } from './mpegts-stream-time.js';
 
-/** Two byte rates within this fraction of each other make a constant-bitrate stretch. */
-const CBR_TOLERANCE = 0.001;
+const NULL_PID = 0x1fff;
+/** The start of the data: where the PAT is first expected. */
+const START_OF_DATA: Position = { offset: 0, packetIndex: 0, t: null };
 
-interface PcrHistory {
-  pcr27MHz: number;
-  offset: number;
-  t: number | null;
+/** The parser's problems whose PID may be trusted as a sign that the PID's packets arrive. */
+function showsPidAlive(error: TsErrorObservation): boolean {
+  // A transport_error_indicator marks the header itself as damaged, PID included.
+  return error.pid >= 0 && error.type !== 'transport-error';
 }
 
-/** The last PCR found accurate, and the byte rate (27 MHz ticks per byte) that led to it: the line later PCRs are measured against. */
-interface AccuracyAnchor {
-  pcr27MHz: number;
-  offset: number;
-  rate: number | null;
+/** The measured value of a parser problem, where it has one. */
+function tsErrorValue(error: TsErrorObservation): { value: number | null; unit: string | null } {
+  const bytes = error.details?.skippedBytes ?? error.details?.bytes;
+  return typeof bytes === 'number' ? { value: bytes, unit: 'bytes' } : { value: null, unit: null };
 }
 
 export const mpegtsErrors = defineCheck({
   id: 'mpegts-errors',
-  version: '1.0.0',
+  version: '1.1.0',
   title: 'MPEG-TS errors (TR 101 290)',
-  description: 'Every transport stream problem the parser reports, and the TR 101 290 priority 1 and 2 timing indicators.',
+  description:
+    'Every transport stream problem the parser reports, and the ETSI TR 101 290 priority 1 and 2 timing indicators: PAT, PMT and PID missing, PCR repetition, discontinuity and accuracy, PTS repetition.',
   rules: z.object({
-    patMaxIntervalMs: z.number().positive().default(250).describe('PAT missing beyond this interval: 250 ms (MISB ST 1402); TR 101 290 1.3: 500 ms'),
-    pmtMaxIntervalMs: z.number().positive().default(250).describe('PMT missing beyond this interval: 250 ms (MISB ST 1402); TR 101 290 1.5: 500 ms'),
-    pidMaxGapMs: z.number().positive().default(5000).describe('PID missing beyond this gap: TR 101 290 1.6 leaves the period to the user; default 5 s'),
-    pcrMaxIntervalMs: z.number().positive().default(100).describe('PCR repetition limit: 100 ms (ISO/IEC 13818-1 2.7.2, MISB ST 1402); TR 101 290 2.3a: 40 ms'),
-    pcrMaxJumpMs: z.number().positive().default(100).describe('PCR discontinuity: a step outside 0..100 ms without discontinuity_indicator (TR 101 290 2.3b)'),
-    pcrAccuracyNs: z.number().positive().default(500).describe('PCR accuracy: ±500 ns (ISO/IEC 13818-1 2.4.2.2, TR 101 290 2.4)'),
-    ptsMaxIntervalMs: z.number().positive().default(700).describe('PTS repetition limit: 700 ms (TR 101 290 2.5, MISB ST 1402)'),
+    patMaxIntervalMs: z
+      .number()
+      .positive()
+      .default(250)
+      .describe('PAT missing beyond this time without a PAT section, ms (MISB ST 1402 / STANAG 4609 profile: 250; ETSI TR 101 290 1.3.a: 500)'),
+    pmtMaxIntervalMs: z
+      .number()
+      .positive()
+      .default(250)
+      .describe('PMT missing beyond this time without a section on a PMT PID, ms (MISB ST 1402 / STANAG 4609 profile: 250; ETSI TR 101 290 1.5.a: 500)'),
+    pidMaxGapMs: z
+      .number()
+      .positive()
+      .default(5000)
+      .describe('PID missing beyond this time without a sign of a PID the PMT names, ms (no standard value: ETSI TR 101 290 1.6 leaves the period to the user; 5000 chosen, above any sane metadata or audio cadence)'),
+    pcrMaxIntervalMs: z
+      .number()
+      .positive()
+      .default(100)
+      .describe('PCR repetition limit, ms of arrival time (MISB ST 1402 and ISO/IEC 13818-1 2.7.2: 100; ETSI TR 101 290 2.3a: 40)'),
+    pcrMaxJumpMs: z
+      .number()
+      .positive()
+      .default(100)
+      .describe('PCR discontinuity: consecutive PCR values further apart than this (or going back) without discontinuity_indicator, ms (ETSI TR 101 290 2.3b: 100)'),
+    pcrAccuracyNs: z
+      .number()
+      .positive()
+      .default(500)
+      .describe('PCR accuracy tolerance on constant-bitrate stretches, ns (ISO/IEC 13818-1 2.4.2.1 and ETSI TR 101 290 2.4: ±500)'),
+    ptsMaxIntervalMs: z
+      .number()
+      .positive()
+      .default(700)
+      .describe('PTS repetition limit per PES PID, ms of stream time (ETSI TR 101 290 2.5, ISO/IEC 13818-1 2.7.4, MISB ST 1402: 700)'),
   }),
-  consumes: ['ts-error', 'psi-section', 'pmt', 'pcr', 'pes', 'pid-stats'],
+  consumes: ['ts-error', 'pat', 'pmt', 'psi-section', 'pcr', 'discontinuity', 'pes', 'pid-stats'],
   create(ctx) {
     const rules = ctx.rules;
-    const lastTable = new Map<number, number>();
-    const lastPcr = new Map<number, PcrHistory>();
-    const anchors = new Map<number, AccuracyAnchor>();
-    const lastPts = new Map<number, number>();
-    /** Elementary stream PIDs of the PMTs, with where they were declared and their last sign of life. */
-    const declared = new Map<number, { at: PointPosition; lastSeen: number | null }>();
+    const time = new StreamTime();
+    const patWatch = new PresenceWatch<number>(time, rules.patMaxIntervalMs);
+    const pmtWatch = new PresenceWatch<number>(time, rules.pmtMaxIntervalMs);
+    const pidWatch = new PresenceWatch<number>(time, rules.pidMaxGapMs);
+    const pcrSteps = new PcrSteps();
+    const accuracy = new PcrAccuracy(rules.pcrAccuracyNs);
+    const ptsIntervals = new Intervals<number, Position>(time);
+    /** The PIDs each PMT PID names (elementary streams and PCR PID), to stop watching those a new version drops. */
+    const namedBy = new Map<number, Set<number>>();
     const carried = new Set<number>();
-    const problem = (at: PointPosition, type: string, citation: string, message: string, value: number | null = null, unit: string | null = null): void => {
-      ctx.point(at, { message, value, unit, violation: true, severity: 'error', citation, type });
+    let pmtPidsNamed = new Set<number>();
+    let end: Position | null = null;
+
+    patWatch.expect(0, START_OF_DATA);
+
+    const problem = (at: PointPosition, type: string, indicator: string, message: string, value: number | null, unit: string | null): void => {
+      ctx.point(at, { message, value, unit, violation: true, severity: 'error', citation: tr101290(indicator), type });
     };
-    const alive = (pid: number, t: number | null, at: PointPosition): void => {
-      const es = declared.get(pid);
-      if (!es || t === null) return;
-      if (es.lastSeen !== null && (t - es.lastSeen) * 1000 > rules.pidMaxGapMs) {
-        const gapMs = (t - es.lastSeen) * 1000;
-        problem(at, 'pid-missing', 'ETSI TR 101 290 1.6', `PID ${hexPid(pid)} absent for ${gapMs.toFixed(0)} ms`, gapMs, 'ms');
-      }
-      es.lastSeen = t;
+    const gap = (at: PointPosition, type: string, indicator: string, what: string, gapMs: number, limitMs: number): void => {
+      const ms = roundMs(gapMs);
+      problem(at, type, indicator, `${what} missing for ${formatMs(ms)} (limit ${formatMs(limitMs)})`, ms, 'ms');
     };
-    /** ETSI TR 101 290 2.4 against the line through the last accurate PCR. */
-    const accuracy = (pid: number, pcr27MHz: number, offset: number, at: PointPosition): void => {
-      const anchor = anchors.get(pid);
-      if (!anchor || offset <= anchor.offset) return;
-      const ticks = pcrDelta27MHz(anchor.pcr27MHz, pcr27MHz);
-      const bytes = offset - anchor.offset;
-      const rate = ticks / bytes;
-      const next = { pcr27MHz, offset, rate };
-      if (anchor.rate === null) {
-        anchors.set(pid, next);
-        return;
-      }
-      const errorTicks = ticks - anchor.rate * bytes;
-      const errorNs = (errorTicks / PCR_HZ) * 1e9;
-      if (Math.abs(errorNs) <= rules.pcrAccuracyNs) {
-        anchors.set(pid, next);
-      } else if (Math.abs(errorTicks) > CBR_TOLERANCE * ticks) {
-        // Off by more than 0.1 % of the interval: the rate changed (variable bitrate); measure from here on.
-        anchors.set(pid, next);
-      } else {
-        problem(at, 'pcr-accuracy', 'ETSI TR 101 290 2.4', `PCR on PID ${hexPid(pid)}: ${errorNs.toFixed(0)} ns off the constant-bitrate line (limit ±${rules.pcrAccuracyNs} ns)`, errorNs, 'ns');
+    const alive = (pid: number, at: PointPosition): void => {
+      const gapMs = pidWatch.seen(pid, at);
+      if (gapMs !== null) gap(at, 'pid-missing', '1.6', `PID ${hexPid(pid)}`, gapMs, rules.pidMaxGapMs);
+    };
+    /** What the end of the data leaves: a trailing gap (at the end) or something never seen (where it became expected). */
+    const reportEnd = (
+      findings: EndFinding<number>[],
+      endAt: Position,
+      type: string,
+      indicator: string,
+      limitMs: number,
+      what: (key: number) => string,
+      neverSeen: (f: EndFinding<number>) => [PointPosition, string],
+    ): void => {
+      for (const f of findings) {
+        if (f.kind === 'never-seen') {
+          const [at, message] = neverSeen(f);
+          problem(at, type, indicator, message, null, null);
+        } else if (f.ms !== null) {
+          gap({ ...endAt, pid: f.key }, type, indicator, `${what(f.key)} (to the end of the data)`, f.ms, limitMs);
+        }
       }
     };
+
     return {
-      'ts-error'(obs) {
-        ctx.point(obs, {
-          message: obs.message,
-          violation: obs.severity !== 'info',
-          severity: obs.severity,
-          citation: obs.tr101290 ? `ETSI TR 101 290 ${obs.tr101290}` : 'ISO/IEC 13818-1',
-          type: obs.type,
+      'ts-error'(error) {
+        time.note(error);
+        const { value, unit } = tsErrorValue(error);
+        ctx.point(error, {
+          message: error.message,
+          value,
+          unit,
+          violation: error.severity !== 'info',
+          severity: error.severity,
+          citation: tsErrorCitation(error),
+          type: error.type,
         });
+        // Bytes were lost or skipped: byte positions stop measuring time for the PCR accuracy line.
+        if (error.type === 'continuity-error' || error.type === 'sync-loss') accuracy.forgetAll();
+        if (showsPidAlive(error)) alive(error.pid, error);
       },
-      'psi-section'(obs) {
-        if ((obs.tableType !== 'PAT' && obs.tableType !== 'PMT') || obs.t === null) return;
-        const previous = lastTable.get(obs.pid);
-        lastTable.set(obs.pid, obs.t);
-        if (previous === undefined) return;
-        const intervalMs = (obs.t - previous) * 1000;
-        const pat = obs.tableType === 'PAT';
-        const limit = pat ? rules.patMaxIntervalMs : rules.pmtMaxIntervalMs;
-        if (intervalMs > limit) {
-          const what = pat ? 'PAT' : `PMT on PID ${hexPid(obs.pid)}`;
-          problem(obs, pat ? 'pat-missing' : 'pmt-missing', pat ? 'ETSI TR 101 290 1.3' : 'ETSI TR 101 290 1.5', `${what} absent for ${intervalMs.toFixed(0)} ms (limit ${limit} ms)`, intervalMs, 'ms');
+      pat(pat) {
+        time.note(pat);
+        const named = new Set(pat.programs.filter((p) => p.programNumber !== 0).map((p) => p.pid));
+        for (const pid of pmtPidsNamed) if (!named.has(pid)) pmtWatch.forget(pid);
+        for (const pid of named) pmtWatch.expect(pid, pat);
+        pmtPidsNamed = named;
+      },
+      pmt(pmt) {
+        time.note(pmt);
+        const named = new Set(pmt.streams.map((s) => s.pid));
+        if (pmt.pcrPid !== NULL_PID) named.add(pmt.pcrPid);
+        for (const pid of namedBy.get(pmt.pid) ?? []) if (!named.has(pid)) pidWatch.forget(pid);
+        for (const pid of named) pidWatch.expect(pid, pmt);
+        namedBy.set(pmt.pid, named);
+      },
+      'psi-section'(section) {
+        time.note(section);
+        if (section.tableType === 'PAT') {
+          const gapMs = patWatch.seen(0, section);
+          if (gapMs !== null) gap(section, 'pat-missing', '1.3.a', 'PAT', gapMs, rules.patMaxIntervalMs);
+        } else if (section.tableType === 'PMT') {
+          const gapMs = pmtWatch.seen(section.pid, section);
+          if (gapMs !== null) gap(section, 'pmt-missing', '1.5.a', `PMT on PID ${hexPid(section.pid)}`, gapMs, rules.pmtMaxIntervalMs);
         }
+        alive(section.pid, section);
       },
-      pmt(obs) {
-        for (const s of obs.streams) if (!declared.has(s.pid)) declared.set(s.pid, { at: obs, lastSeen: obs.t });
+      discontinuity(discontinuity) {
+        time.note(discontinuity);
+        pcrSteps.discontinuity(discontinuity);
+        alive(discontinuity.pid, discontinuity);
       },
-      pcr(obs) {
-        alive(obs.pid, obs.t, obs);
-        const previous = lastPcr.get(obs.pid);
-        lastPcr.set(obs.pid, { pcr27MHz: obs.pcr27MHz, offset: obs.offset, t: obs.t });
-        if (!previous) {
-          anchors.set(obs.pid, { pcr27MHz: obs.pcr27MHz, offset: obs.offset, rate: null });
+      pcr(pcr) {
+        time.note(pcr);
+        alive(pcr.pid, pcr);
+        const step = pcrSteps.next(pcr);
+        if (step === null) {
+          accuracy.sample(pcr);
           return;
         }
-        if (previous.t !== null && obs.t !== null) {
-          const intervalMs = (obs.t - previous.t) * 1000;
-          if (intervalMs > rules.pcrMaxIntervalMs) {
-            problem(obs, 'pcr-repetition', 'ETSI TR 101 290 2.3a', `PCR on PID ${hexPid(obs.pid)}: ${intervalMs.toFixed(1)} ms since the previous one (limit ${rules.pcrMaxIntervalMs} ms)`, intervalMs, 'ms');
-          }
+        const pid = hexPid(pcr.pid);
+        if (step.arrivalMs > rules.pcrMaxIntervalMs) {
+          const ms = roundMs(step.arrivalMs);
+          problem(pcr, 'pcr-repetition', '2.3a', `PCR on PID ${pid} ${formatMs(ms)} after the previous one (limit ${formatMs(rules.pcrMaxIntervalMs)})`, ms, 'ms');
         }
-        const stepMs = (pcrDelta27MHz(previous.pcr27MHz, obs.pcr27MHz) / PCR_HZ) * 1000;
-        const restart = { pcr27MHz: obs.pcr27MHz, offset: obs.offset, rate: null };
-        if (obs.discontinuity) {
-          anchors.set(obs.pid, restart);
+        const jumped = step.valueStepMs < 0 || step.valueStepMs > rules.pcrMaxJumpMs;
+        if (jumped && !step.signalled) {
+          const ms = roundMs(step.valueStepMs);
+          problem(pcr, 'pcr-discontinuity', '2.3b', `PCR on PID ${pid} steps ${formatMs(ms)} without discontinuity_indicator (allowed 0 to ${formatMs(rules.pcrMaxJumpMs)})`, ms, 'ms');
+        }
+        if (jumped || step.signalled) {
+          // A new time base (announced or not): the constant-bitrate line starts again here.
+          accuracy.restart(pcr);
           return;
         }
-        if (stepMs < 0 || stepMs > rules.pcrMaxJumpMs) {
-          problem(obs, 'pcr-discontinuity', 'ETSI TR 101 290 2.3b', `PCR on PID ${hexPid(obs.pid)}: step of ${stepMs.toFixed(1)} ms without discontinuity_indicator`, stepMs, 'ms');
-          anchors.set(obs.pid, restart);
-          return;
-        }
-        accuracy(obs.pid, obs.pcr27MHz, obs.offset, obs);
-      },
-      pes(obs) {
-        alive(obs.pid, obs.t, obs);
-        if (obs.pts90kHz === null || obs.t === null) return;
-        const previous = lastPts.get(obs.pid);
-        lastPts.set(obs.pid, obs.t);
-        if (previous === undefined) return;
-        const intervalMs = (obs.t - previous) * 1000;
-        if (intervalMs > rules.ptsMaxIntervalMs) {
-          problem(obs, 'pts-repetition', 'ETSI TR 101 290 2.5', `PTS on PID ${hexPid(obs.pid)}: ${intervalMs.toFixed(0)} ms since the previous one (limit ${rules.ptsMaxIntervalMs} ms)`, intervalMs, 'ms');
+        const errorNs = accuracy.sample(pcr);
+        if (errorNs !== null) {
+          const ns = Math.round(errorNs * 10) / 10;
+          problem(pcr, 'pcr-accuracy', '2.4', `PCR on PID ${pid} is ${ns} ns off its constant-bitrate line (limit ±${rules.pcrAccuracyNs} ns)`, ns, 'ns');
         }
       },
-      'pid-stats'(obs) {
-        carried.add(obs.pid);
+      pes(pes) {
+        time.note(pes);
+        alive(pes.pid, pes);
+        if (pes.pts90kHz === null) return;
+        const { ms } = ptsIntervals.next(pes.pid, pes);
+        if (ms !== null && ms > rules.ptsMaxIntervalMs) {
+          const rounded = roundMs(ms);
+          problem(pes, 'pts-repetition', '2.5', `PTS on PID ${hexPid(pes.pid)} ${formatMs(rounded)} after the previous one (limit ${formatMs(rules.ptsMaxIntervalMs)})`, rounded, 'ms');
+        }
+      },
+      'pid-stats'(stats) {
+        time.note(stats);
+        end ??= stats;
+        if (stats.packets > 0) carried.add(stats.pid);
       },
       finish() {
-        for (const [pid, es] of declared) {
-          if (!carried.has(pid)) problem(es.at, 'pid-missing', 'ETSI TR 101 290 1.6', `PID ${hexPid(pid)} is declared in the PMT but never carried`);
-        }
+        const endAt = end ?? time.last;
+        if (endAt === null) return;
+        reportEnd(patWatch.end(endAt, () => false), endAt, 'pat-missing', '1.3.a', rules.patMaxIntervalMs, () => 'PAT', () => [
+          { ...endAt, pid: 0 },
+          'no PAT section in the data',
+        ]);
+        reportEnd(pmtWatch.end(endAt, () => false), endAt, 'pmt-missing', '1.5.a', rules.pmtMaxIntervalMs, (pid) => `PMT on PID ${hexPid(pid)}`, (f) => [
+          { ...f.since, pid: f.key },
+          `PID ${hexPid(f.key)} is named in the PAT but carries no PMT`,
+        ]);
+        // A PID whose packets were there but unreadable (scrambled) is not missing.
+        reportEnd(pidWatch.end(endAt, (pid) => carried.has(pid)), endAt, 'pid-missing', '1.6', rules.pidMaxGapMs, (pid) => `PID ${hexPid(pid)}`, (f) => [
+          { ...f.since, pid: f.key },
+          `PID ${hexPid(f.key)} is declared in the PMT but never carried`,
+        ]);
       },
     };
   },

@@ -1,30 +1,54 @@
-/** PTS repetition: the interval between PES with a PTS on each PID, in stream time (ETSI TR 101 290 2.5; MISB ST 1402). */
-import { defineCheck } from '@klvscope/core';
+/**
+ * mpegts-max-pts-intervals: on each PES PID, the time between consecutive
+ * PES that carry a PTS, in stream time (arrival, not PTS values). ETSI TR 101
+ * 290 2.5 and ISO/IEC 13818-1 2.7.4 want a PTS at least every 700 ms. A PID
+ * whose PES never carry a PTS (asynchronous KLV without PTS) has no
+ * interval and no point.
+ *
+ * PCRs are consumed only for the clock: they time the PES sent before the
+ * first PCR (see mpegts-stream-time.ts).
+ */
+import { defineCheck, type Position } from '@klvscope/core';
 import { z } from 'zod';
-import { IntervalPoints, hexPid } from './interval-points.js';
+import { PTS_INTERVAL_CLAUSE } from './mpegts-clauses.js';
+import { Intervals, intervalPoint } from './mpegts-intervals.js';
+import { PidLabels } from './mpegts-labels.js';
+import { StreamTime } from './mpegts-stream-time.js';
 
 export const mpegtsMaxPtsIntervals = defineCheck({
   id: 'mpegts-max-pts-intervals',
-  version: '1.0.0',
+  version: '1.1.0',
   title: 'PTS intervals',
-  description: 'One point per interval between consecutive PES carrying a PTS on each PID, in ms of stream time.',
+  description: 'One point per interval between consecutive PES carrying a PTS on each PID, in ms of stream time; a violation above maxIntervalMs.',
   rules: z.object({
-    maxIntervalMs: z.number().positive().default(700).describe('longest allowed PTS interval: 700 ms (ETSI TR 101 290 2.5, MISB ST 1402)'),
+    maxIntervalMs: z
+      .number()
+      .positive()
+      .default(700)
+      .describe('longest allowed time between two PES with a PTS on a PID, ms (ETSI TR 101 290 2.5, ISO/IEC 13818-1 2.7.4, MISB ST 1402: 700)'),
   }),
-  consumes: ['pes'],
+  consumes: ['pes', 'pcr'],
   create(ctx) {
-    const intervals = new IntervalPoints(ctx, {
-      maxIntervalMs: ctx.rules.maxIntervalMs,
-      citation: 'ETSI TR 101 290 2.5; MISB ST 1402',
-      type: 'pts-interval',
-      what: (pid) => `PTS on PID ${hexPid(pid)}`,
-    });
+    const time = new StreamTime();
+    const withPts = new Intervals<number, Position>(time);
+    const labels = new PidLabels((pid) => `PTS on PID ${pid}`);
+    const rule = { maxIntervalMs: ctx.rules.maxIntervalMs, citation: PTS_INTERVAL_CLAUSE, type: 'pts-interval' };
+    let measured = 0;
     return {
-      pes(obs) {
-        if (obs.pts90kHz !== null) intervals.event(obs.pid, obs);
+      pcr(pcr) {
+        time.note(pcr);
+      },
+      pes(pes) {
+        time.note(pes);
+        if (pes.pts90kHz === null) return;
+        const { ms } = withPts.next(pes.pid, pes);
+        if (ms === null) return;
+        measured++;
+        intervalPoint(ctx, pes, ms, rule, labels.get(pes.pid));
       },
       finish() {
-        if (!intervals.seen) ctx.notApplicable('no PES with a PTS (or no PCR to time them) in this source');
+        if (withPts.size === 0) ctx.notApplicable('no PES with a PTS in the stream');
+        else if (measured === 0) ctx.notApplicable('no interval between PES with a PTS could be timed (a single one per PID, or no PCR)');
       },
     };
   },

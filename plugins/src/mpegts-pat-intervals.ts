@@ -1,31 +1,21 @@
-/** PAT repetition: the interval between PAT sections (MISB ST 1402; ETSI TR 101 290 1.3). */
-import { defineCheck } from '@klvscope/core';
-import { z } from 'zod';
-import { IntervalPoints } from './interval-points.js';
+/**
+ * mpegts-pat-intervals: the time between consecutive PAT sections (PID
+ * 0x0000, table_id 0x00; ISO/IEC 13818-1 2.4.4.3), in stream time. MISB ST
+ * 1402's STANAG 4609 profile wants one at least every 250 ms; ETSI TR 101
+ * 290 1.3.a every 500 ms.
+ */
+import { PAT_INTERVAL_CLAUSE } from './mpegts-clauses.js';
+import { defineTableIntervalsCheck } from './mpegts-table-intervals.js';
 
-export const mpegtsPatIntervals = defineCheck({
+export const mpegtsPatIntervals = defineTableIntervalsCheck({
   id: 'mpegts-pat-intervals',
-  version: '1.0.0',
+  version: '1.1.0',
   title: 'PAT intervals',
-  description: 'One point per interval between PAT sections, in ms of stream time.',
-  rules: z.object({
-    maxIntervalMs: z.number().positive().default(250).describe('longest allowed PAT interval: 250 ms (MISB ST 1402); TR 101 290 1.3 allows 500 ms'),
-  }),
-  consumes: ['psi-section'],
-  create(ctx) {
-    const intervals = new IntervalPoints(ctx, {
-      maxIntervalMs: ctx.rules.maxIntervalMs,
-      citation: 'MISB ST 1402; ETSI TR 101 290 1.3',
-      type: 'pat-interval',
-      what: () => 'PAT',
-    });
-    return {
-      'psi-section'(obs) {
-        if (obs.tableType === 'PAT') intervals.event(0, obs);
-      },
-      finish() {
-        if (!intervals.seen) ctx.notApplicable('no PAT in this source');
-      },
-    };
-  },
+  description: 'One point per interval between PAT sections, in ms of stream time; a violation above maxIntervalMs.',
+  table: 'PAT',
+  defaultMaxIntervalMs: 250,
+  maxIntervalDescription: 'longest allowed time between two PAT sections, ms (MISB ST 1402 / STANAG 4609 profile: 250; ETSI TR 101 290 1.3.a: 500)',
+  citation: PAT_INTERVAL_CLAUSE,
+  type: 'pat-interval',
+  what: () => 'PAT',
 });

@@ -1,30 +1,47 @@
-/** PCR repetition: the interval between PCRs of each PCR PID (ISO 13818-1 2.7.2; MISB ST 1402). */
+/**
+ * mpegts-pcr-intervals: the time between consecutive PCRs of each PCR PID
+ * (ISO/IEC 13818-1 2.7.2: at most 0.1 s; ETSI TR 101 290 2.3a: 40 ms).
+ *
+ * The interval is the arrival interval: the stream time between the two
+ * packets, which is the PCR difference while the clock is continuous. A PCR
+ * value that jumps is not a long interval here (it is a step in
+ * mpegts-pcr-monotonicity); a stretch without PCRs is.
+ */
 import { defineCheck } from '@klvscope/core';
 import { z } from 'zod';
-import { IntervalPoints, hexPid } from './interval-points.js';
+import { PCR_INTERVAL_CLAUSE } from './mpegts-clauses.js';
+import { intervalPoint } from './mpegts-intervals.js';
+import { PcrSteps } from './mpegts-pcr-steps.js';
+import { PidLabels } from './mpegts-labels.js';
 
 export const mpegtsPcrIntervals = defineCheck({
   id: 'mpegts-pcr-intervals',
-  version: '1.0.0',
+  version: '1.1.0',
   title: 'PCR intervals',
-  description: 'One point per interval between PCRs of a PCR PID, in ms of stream time.',
+  description: 'One point per interval between consecutive PCRs of a PCR PID, in ms of arrival (stream) time; a violation above maxIntervalMs.',
   rules: z.object({
-    maxIntervalMs: z.number().positive().default(100).describe('longest allowed PCR interval: 100 ms (ISO/IEC 13818-1 2.7.2, MISB ST 1402); TR 101 290 2.3a uses 40 ms'),
+    maxIntervalMs: z
+      .number()
+      .positive()
+      .default(100)
+      .describe('longest allowed time between two PCRs of a PID, ms (MISB ST 1402 and ISO/IEC 13818-1 2.7.2: 100; ETSI TR 101 290 2.3a: 40)'),
   }),
   consumes: ['pcr'],
   create(ctx) {
-    const intervals = new IntervalPoints(ctx, {
-      maxIntervalMs: ctx.rules.maxIntervalMs,
-      citation: 'ISO/IEC 13818-1 2.7.2; MISB ST 1402',
-      type: 'pcr-interval',
-      what: (pid) => `PCR on PID ${hexPid(pid)}`,
-    });
+    const steps = new PcrSteps();
+    const labels = new PidLabels((pid) => `PCR on PID ${pid}`);
+    const rule = { maxIntervalMs: ctx.rules.maxIntervalMs, citation: PCR_INTERVAL_CLAUSE, type: 'pcr-interval' };
+    let intervals = 0;
     return {
-      pcr(obs) {
-        intervals.event(obs.pid, obs);
+      pcr(pcr) {
+        const step = steps.next(pcr);
+        if (step === null) return;
+        intervals++;
+        intervalPoint(ctx, pcr, step.arrivalMs, rule, labels.get(pcr.pid));
       },
       finish() {
-        if (!intervals.seen) ctx.notApplicable('no PCR in this source');
+        if (steps.pidCount === 0) ctx.notApplicable('no PCR in the stream');
+        else if (intervals === 0) ctx.notApplicable('no PCR PID carried two PCRs: no interval to measure');
       },
     };
   },

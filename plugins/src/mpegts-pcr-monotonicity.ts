@@ -1,47 +1,74 @@
 /**
- * PCR steps of each PCR PID: a backward step, or a forward jump beyond the
- * limit, without discontinuity_indicator (ETSI TR 101 290 2.3b; ISO/IEC
- * 13818-1 2.4.3.5).
+ * mpegts-pcr-monotonicity: every step between consecutive PCR values of
+ * each PCR PID, in ms (wrap-aware at 2^33 * 300). ETSI TR 101 290 2.3b: the
+ * difference must lie in 0..100 ms unless discontinuity_indicator announces
+ * a new time base (ISO/IEC 13818-1 2.4.3.5), set in the PCR's packet or in a
+ * packet of the PID since the previous PCR. A step with the indicator is a
+ * point, not a violation.
+ *
+ * TR 101 290 judges the values, not the arrival: a stretch without PCRs
+ * longer than the limit is a forward step too (mpegts-pcr-intervals shows
+ * it as a long interval).
  */
-import { PCR_HZ, defineCheck, pcrDelta27MHz } from '@klvscope/core';
+import { defineCheck } from '@klvscope/core';
 import { z } from 'zod';
-import { PidLabels, hexPid } from './interval-points.js';
+import { PCR_STEP_CLAUSE } from './mpegts-clauses.js';
+import { PcrSteps } from './mpegts-pcr-steps.js';
+import { PidLabels } from './mpegts-labels.js';
+import { formatMs, hexPid, roundMs } from './mpegts-stream-time.js';
 
 export const mpegtsPcrMonotonicity = defineCheck({
   id: 'mpegts-pcr-monotonicity',
-  version: '1.0.0',
+  version: '1.1.0',
   title: 'PCR monotonicity',
-  description: 'One point per PCR step of each PCR PID, in ms of PCR time; a backward step or a jump beyond maxJumpMs without discontinuity_indicator is a violation.',
+  description:
+    'One point per PCR step of each PCR PID, in ms of PCR time; a backward step or a forward jump beyond maxJumpMs without discontinuity_indicator is a violation.',
   rules: z.object({
-    maxJumpMs: z.number().positive().default(100).describe('largest forward PCR step without discontinuity_indicator: 100 ms (ETSI TR 101 290 2.3b)'),
+    maxJumpMs: z
+      .number()
+      .positive()
+      .default(100)
+      .describe('largest forward step between consecutive PCR values without discontinuity_indicator, ms (ETSI TR 101 290 2.3b: 100)'),
   }),
-  consumes: ['pcr'],
+  consumes: ['pcr', 'discontinuity'],
   create(ctx) {
+    const steps = new PcrSteps();
     const labels = new PidLabels((pid) => `PCR on PID ${pid}: step`);
-    const last = new Map<number, number>();
+    const { maxJumpMs } = ctx.rules;
+    let measured = 0;
     return {
-      pcr(obs) {
-        const previous = last.get(obs.pid);
-        last.set(obs.pid, obs.pcr27MHz);
-        if (previous === undefined) return;
-        const stepMs = (pcrDelta27MHz(previous, obs.pcr27MHz) / PCR_HZ) * 1000;
-        const broken = !obs.discontinuity && (stepMs < 0 || stepMs > ctx.rules.maxJumpMs);
-        const kind = stepMs < 0 ? 'backward step' : 'forward jump';
-        ctx.point(obs, {
-          message: broken
-            ? `PCR on PID ${hexPid(obs.pid)}: ${kind} of ${stepMs.toFixed(1)} ms without discontinuity_indicator`
-            : obs.discontinuity
-              ? `PCR on PID ${hexPid(obs.pid)}: step with discontinuity_indicator set`
-              : labels.get(obs.pid),
-          value: stepMs,
-          unit: 'ms',
-          violation: broken,
-          citation: 'ETSI TR 101 290 2.3b; ISO/IEC 13818-1 2.4.3.5',
-          type: broken ? (stepMs < 0 ? 'pcr-backward' : 'pcr-jump') : 'pcr-step',
-        });
+      discontinuity(discontinuity) {
+        steps.discontinuity(discontinuity);
+      },
+      pcr(pcr) {
+        const step = steps.next(pcr);
+        if (step === null) return;
+        measured++;
+        const ms = roundMs(step.valueStepMs);
+        const backward = ms < 0;
+        const jump = ms > maxJumpMs;
+        const violation = (backward || jump) && !step.signalled;
+        const pid = hexPid(pcr.pid);
+        let message: string;
+        let type: string;
+        if (step.signalled) {
+          message = `PCR on PID ${pid} steps ${formatMs(ms)} with discontinuity_indicator set: a new time base`;
+          type = 'pcr-signalled-discontinuity';
+        } else if (backward) {
+          message = `PCR on PID ${pid} goes back ${formatMs(-ms)} without discontinuity_indicator`;
+          type = 'pcr-backward';
+        } else if (jump) {
+          message = `PCR on PID ${pid} jumps ${formatMs(ms)} forward without discontinuity_indicator (limit ${formatMs(maxJumpMs)})`;
+          type = 'pcr-jump';
+        } else {
+          message = labels.get(pcr.pid);
+          type = 'pcr-step';
+        }
+        ctx.point(pcr, { message, value: ms, unit: 'ms', violation, severity: violation ? 'error' : 'info', citation: PCR_STEP_CLAUSE, type });
       },
       finish() {
-        if (last.size === 0) ctx.notApplicable('no PCR in this source');
+        if (steps.pidCount === 0) ctx.notApplicable('no PCR in the stream');
+        else if (measured === 0) ctx.notApplicable('no PCR PID carried two PCRs: no step to measure');
       },
     };
   },

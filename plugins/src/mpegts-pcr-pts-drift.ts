@@ -1,64 +1,94 @@
 /**
- * The decoder delay of each PES: its PTS minus its program's PCR at the PES's
- * position (the PCR carried on, at 27 MHz, by the stream time since the last
- * PCR sample). It must stay within bounds: data leaves the T-STD within 1 s
- * (ISO/IEC 13818-1 2.7.4) and MISB ST 1402 bounds synchronous metadata delay
- * at 1 s; a negative delay is a PTS already in the past.
+ * mpegts-pcr-pts-drift: the decoder delay of every PES with a PTS, PTS minus
+ * the PCR of its program at the PES's position, in ms.
+ *
+ * The method: ISO/IEC 13818-1 2.4.2.2 times every byte by linear
+ * interpolation between PCRs, and the engine's stream time `t` is exactly
+ * that interpolation (on the time-base PCR PID). So the program's PCR at the
+ * PES's first packet is its last PCR sample carried on by the stream time
+ * elapsed since: PCR(PES) = PCR(last) + (t(PES) - t(last)) * 27 MHz, taken
+ * after the sample at the same packet when the PES starts in a PCR's packet.
+ * Across a PCR jump the last sample is already of the new time base, so the
+ * delay follows the PCR the decoder would lock to. The program of a PES PID
+ * and its PCR PID come from the PMTs.
+ *
+ * The bounds: a PTS before the PCR is presented late (data must not reach
+ * the decoder after its presentation time), and the T-STD (ISO/IEC 13818-1
+ * 2.4.2) lets data stay in the buffers at most 1 s, which MISB ST 1402
+ * also sets for metadata.
  */
-import { PCR_HZ, defineCheck, ptsMinusPcr90kHz } from '@klvscope/core';
+import { PCR_HZ, defineCheck, ptsMinusPcr90kHz, PTS_HZ, type PcrObservation } from '@klvscope/core';
 import { z } from 'zod';
-import { PidLabels, hexPid } from './interval-points.js';
+import { DECODER_DELAY_CLAUSE } from './mpegts-clauses.js';
+import { PidLabels } from './mpegts-labels.js';
+import { formatMs, hexPid, roundMs } from './mpegts-stream-time.js';
 
-interface PcrSample {
-  pcr27MHz: number;
-  t: number;
-}
+const NULL_PID = 0x1fff;
 
 export const mpegtsPcrPtsDrift = defineCheck({
   id: 'mpegts-pcr-pts-drift',
-  version: '1.0.0',
+  version: '1.1.0',
   title: 'PCR to PTS drift',
-  description: "One point per PES with a PTS: PTS minus the program's PCR at the PES's position (the decoder delay), in ms.",
+  description: "One point per PES with a PTS: PTS minus its program's PCR at the PES's position (the decoder delay), in ms; a violation outside [minDelayMs, maxDelayMs].",
   rules: z.object({
-    minDelayMs: z.number().default(0).describe('smallest allowed PTS - PCR: 0 ms, a PTS in the past cannot be presented (ISO/IEC 13818-1 2.7.4)'),
-    maxDelayMs: z.number().positive().default(1000).describe('largest allowed PTS - PCR: 1000 ms (ISO/IEC 13818-1 2.7.4 T-STD; MISB ST 1402 metadata delay)'),
+    minDelayMs: z
+      .number()
+      .default(0)
+      .describe('smallest allowed PTS - PCR, ms (0: a PTS already past when its PES arrives cannot be presented on time; ISO/IEC 13818-1 2.4.2 T-STD)'),
+    maxDelayMs: z
+      .number()
+      .positive()
+      .default(1000)
+      .describe('largest allowed PTS - PCR, ms (1000: ISO/IEC 13818-1 2.4.2 T-STD, data leaves the buffers within 1 s; MISB ST 1402 synchronous metadata delay at most 1 s)'),
   }),
   consumes: ['pmt', 'pcr', 'pes'],
   create(ctx) {
-    const labels = new PidLabels((pid) => `PES on PID ${pid}: decoder delay`);
-    /** The PCR PID of each elementary stream, from the PMTs. */
+    const { minDelayMs, maxDelayMs } = ctx.rules;
+    const labels = new PidLabels((pid) => `PES on PID ${pid}: PTS - PCR`);
+    /** The PCR PID of each elementary stream PID, from the PMTs. */
     const pcrPidOf = new Map<number, number>();
-    const lastPcr = new Map<number, PcrSample>();
+    /** The last PCR of each PCR PID that has a stream time. */
+    const lastPcr = new Map<number, PcrObservation>();
+    let withPts = 0;
     let measured = 0;
     return {
-      pmt(obs) {
-        for (const s of obs.streams) pcrPidOf.set(s.pid, obs.pcrPid);
+      pmt(pmt) {
+        for (const s of pmt.streams) {
+          if (pmt.pcrPid === NULL_PID) pcrPidOf.delete(s.pid);
+          else pcrPidOf.set(s.pid, pmt.pcrPid);
+        }
       },
-      pcr(obs) {
-        if (obs.t !== null) lastPcr.set(obs.pid, { pcr27MHz: obs.pcr27MHz, t: obs.t });
+      pcr(pcr) {
+        if (pcr.t !== null) lastPcr.set(pcr.pid, pcr);
       },
-      pes(obs) {
-        if (obs.pts90kHz === null || obs.t === null) return;
-        const pcrPid = pcrPidOf.get(obs.pid);
+      pes(pes) {
+        if (pes.pts90kHz === null) return;
+        withPts++;
+        const pcrPid = pcrPidOf.get(pes.pid);
         const sample = pcrPid === undefined ? undefined : lastPcr.get(pcrPid);
-        if (!sample) return;
+        if (sample === undefined || sample.t === null || pes.t === null) return;
         measured++;
-        const pcrAtPes = sample.pcr27MHz + Math.round((obs.t - sample.t) * PCR_HZ);
-        const delayMs = ptsMinusPcr90kHz(obs.pts90kHz, pcrAtPes) / 90;
-        const outside = delayMs < ctx.rules.minDelayMs || delayMs > ctx.rules.maxDelayMs;
-        ctx.point(obs, {
-          message: outside
-            ? `PES on PID ${hexPid(obs.pid)}: PTS - PCR = ${delayMs.toFixed(1)} ms, outside [${ctx.rules.minDelayMs}, ${ctx.rules.maxDelayMs}] ms`
-            : labels.get(obs.pid),
+        const pcrAtPes27MHz = sample.pcr27MHz + (pes.t - sample.t) * PCR_HZ;
+        const delayMs = roundMs((ptsMinusPcr90kHz(pes.pts90kHz, pcrAtPes27MHz) / PTS_HZ) * 1000);
+        const early = delayMs < minDelayMs;
+        const late = delayMs > maxDelayMs;
+        ctx.point(pes, {
+          message: early
+            ? `PES on PID ${hexPid(pes.pid)}: PTS - PCR = ${formatMs(delayMs)}, below ${formatMs(minDelayMs)}: the PTS is past when the PES arrives`
+            : late
+              ? `PES on PID ${hexPid(pes.pid)}: PTS - PCR = ${formatMs(delayMs)}, above ${formatMs(maxDelayMs)}: longer than data may wait in the decoder`
+              : labels.get(pes.pid),
           value: delayMs,
           unit: 'ms',
-          violation: outside,
-          citation: 'ISO/IEC 13818-1 2.7.4; MISB ST 1402',
-          type: outside ? (delayMs < ctx.rules.minDelayMs ? 'pts-before-pcr' : 'pts-too-late') : 'decoder-delay',
+          violation: early || late,
+          severity: early || late ? 'error' : 'info',
+          citation: DECODER_DELAY_CLAUSE,
+          type: early ? 'pts-before-pcr' : late ? 'pts-too-late' : 'decoder-delay',
         });
       },
       finish() {
-        if (measured === 0) ctx.notApplicable('no PES with a PTS on a program with a PCR in this source');
+        if (withPts === 0) ctx.notApplicable('no PES with a PTS in the stream');
+        else if (measured === 0) ctx.notApplicable('no PES with a PTS on a program whose PCR was seen before it');
       },
     };
   },

@@ -1,35 +1,57 @@
-/** Where the PAT and PMT sections are: one informational point each, with the interval since the previous one of its table. */
-import { defineCheck } from '@klvscope/core';
-import { PidLabels } from './interval-points.js';
+/**
+ * mpegts-psi-table-positions: where the PAT and PMT sections are. One
+ * informational point per section (type 'PAT' or 'PMT', for the REST
+ * `tableType` filter), its value the interval since the previous section of
+ * the same table on the same PID (null for the first), in ms of stream time.
+ * No violations: mpegts-pat-intervals and mpegts-pmt-intervals judge the
+ * cadence.
+ *
+ * PCRs are consumed only for the clock: they time the sections sent before
+ * the first PCR (see mpegts-stream-time.ts).
+ */
+import { defineCheck, type Position } from '@klvscope/core';
+import { Intervals } from './mpegts-intervals.js';
+import { PidLabels } from './mpegts-labels.js';
+import { StreamTime, roundMs } from './mpegts-stream-time.js';
+
+/** ISO/IEC 13818-1: the PAT (2.4.4.3) and the PMT (2.4.4.8). */
+const CLAUSE = { PAT: 'ISO/IEC 13818-1 2.4.4.3', PMT: 'ISO/IEC 13818-1 2.4.4.8' } as const;
 
 export const mpegtsPsiTablePositions = defineCheck({
   id: 'mpegts-psi-table-positions',
-  version: '1.0.0',
+  version: '1.1.0',
   title: 'PAT/PMT positions',
-  description: "One point per PAT and PMT section (type 'PAT' or 'PMT'), with the interval since the previous section of the same table and PID; no violations.",
-  consumes: ['psi-section'],
+  description:
+    "One point per PAT and PMT section (type 'PAT' or 'PMT'), its value the interval since the previous section of the same table and PID (null for the first); informational, no violations.",
+  consumes: ['psi-section', 'pcr'],
   create(ctx) {
-    const patLabels = new PidLabels((pid) => `PAT section on PID ${pid}`);
-    const pmtLabels = new PidLabels((pid) => `PMT section on PID ${pid}`);
-    const last = new Map<number, number>();
-    let sections = 0;
+    const time = new StreamTime();
+    // Keyed by PID: PID 0x0000 carries the PAT, each PMT PID its PMT sections.
+    const sections = new Intervals<number, Position>(time);
+    const labels = { PAT: new PidLabels((pid) => `PAT section on PID ${pid}`), PMT: new PidLabels((pid) => `PMT section on PID ${pid}`) };
+    let count = 0;
     return {
-      'psi-section'(obs) {
-        if (obs.tableType !== 'PAT' && obs.tableType !== 'PMT') return;
-        sections++;
-        const previous = last.get(obs.pid);
-        if (obs.t !== null) last.set(obs.pid, obs.t);
-        const intervalMs = previous !== undefined && obs.t !== null ? (obs.t - previous) * 1000 : null;
-        ctx.point(obs, {
-          message: obs.tableType === 'PAT' ? patLabels.get(obs.pid) : pmtLabels.get(obs.pid),
-          value: intervalMs,
-          unit: intervalMs === null ? null : 'ms',
-          citation: 'ISO/IEC 13818-1 2.4.4',
-          type: obs.tableType,
+      pcr(pcr) {
+        time.note(pcr);
+      },
+      'psi-section'(section) {
+        time.note(section);
+        const table = section.tableType;
+        if (table !== 'PAT' && table !== 'PMT') return;
+        count++;
+        const { previous, ms } = sections.next(section.pid, section);
+        const value = ms === null ? null : roundMs(ms);
+        const label = labels[table].get(section.pid);
+        ctx.point(section, {
+          message: value !== null ? label : previous === null ? `${label}, the first` : `${label}, not timed`,
+          value,
+          unit: 'ms',
+          citation: CLAUSE[table],
+          type: table,
         });
       },
       finish() {
-        if (sections === 0) ctx.notApplicable('no PAT or PMT section in this source');
+        if (count === 0) ctx.notApplicable('no PAT or PMT section in the stream');
       },
     };
   },

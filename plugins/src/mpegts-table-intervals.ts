@@ -1,0 +1,66 @@
+/**
+ * The shape shared by mpegts-pat-intervals and mpegts-pmt-intervals: one
+ * point per interval between sections of one PSI table on each PID, in
+ * stream time, a violation above `maxIntervalMs`.
+ *
+ * PCRs are consumed only for the clock: they time the sections sent before
+ * the first PCR (see mpegts-stream-time.ts), so a stream's first interval is
+ * measured too.
+ */
+import { defineCheck, type Position } from '@klvscope/core';
+import { z } from 'zod';
+import { Intervals, intervalPoint } from './mpegts-intervals.js';
+import { Labels } from './mpegts-labels.js';
+import { StreamTime } from './mpegts-stream-time.js';
+
+export interface TableIntervalsSpec {
+  id: string;
+  version: string;
+  title: string;
+  description: string;
+  table: 'PAT' | 'PMT';
+  defaultMaxIntervalMs: number;
+  /** The rule's description, naming its source. */
+  maxIntervalDescription: string;
+  citation: string;
+  type: string;
+  /** The series in messages: 'PAT', 'PMT on PID 0x1000'. */
+  what: (pid: number) => string;
+}
+
+export function defineTableIntervalsCheck(spec: TableIntervalsSpec) {
+  return defineCheck({
+    id: spec.id,
+    version: spec.version,
+    title: spec.title,
+    description: spec.description,
+    rules: z.object({
+      maxIntervalMs: z.number().positive().default(spec.defaultMaxIntervalMs).describe(spec.maxIntervalDescription),
+    }),
+    consumes: ['psi-section', 'pcr'],
+    create(ctx) {
+      const time = new StreamTime();
+      const sections = new Intervals<number, Position>(time);
+      const labels = new Labels<number>(spec.what);
+      const rule = { maxIntervalMs: ctx.rules.maxIntervalMs, citation: spec.citation, type: spec.type };
+      let measured = 0;
+      return {
+        pcr(pcr) {
+          time.note(pcr);
+        },
+        'psi-section'(section) {
+          time.note(section);
+          if (section.tableType !== spec.table) return;
+          const { ms } = sections.next(section.pid, section);
+          if (ms === null) return;
+          measured++;
+          intervalPoint(ctx, section, ms, rule, labels.get(section.pid));
+        },
+        finish() {
+          if (sections.size === 0) ctx.notApplicable(`no ${spec.table} section in the stream`);
+          else if (measured === 0) ctx.notApplicable(`no interval between ${spec.table} sections could be timed (a single section per PID, or no PCR)`);
+        },
+      };
+    },
+  });
+}
