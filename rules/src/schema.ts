@@ -1,88 +1,148 @@
 /**
  * The rule set: the union of the registered checks' rule slices plus a few
- * shared settings, validated strictly (an unknown check, rule or setting is
- * refused), every problem named by its path.
+ * settings shared by all checks. As a rule file, a configuration's `rules`
+ * or a REST body spells it (every field optional):
  *
- *   { "profile": "stanag4609",
- *     "shared": { "maxPointsPerCheck": 100000 },
+ *   { "profile": "tr101290",
+ *     "shared": { "maxPointsPerCheck": 50000, "disabledChecks": ["klv-packet-rate-consistency"] },
  *     "checks": { "mpegts-pcr-intervals": { "maxIntervalMs": 40 } } }
  *
- * Resolution order: a check's own defaults < the profile < the user's values.
+ * Strict: a key that is not a registered check, a rule of that check or a
+ * shared setting is refused, with its path. The schema fills the checks' own
+ * defaults; applying a profile between those defaults and the user's values
+ * is resolveRuleSet's job (resolve-rule-set.ts).
  */
 import { z } from 'zod';
-import type { AnyCheck } from '@klvscope/core';
-import { DEFAULT_PROFILE, getProfile } from './profiles.js';
-import { RulesError } from './rules-error.js';
+import { CoreError, DEFAULT_MAX_POINTS_PER_CHECK, type AnyCheck, type RulesSchema } from '@klvscope/core';
+import { PROFILE_NAMES } from './profiles.js';
+import type { KeysAt } from './rule-problems.js';
 
-export const DEFAULT_MAX_POINTS_PER_CHECK = 100_000;
+/** Settings set once for every check of a run. */
+export interface SharedSettings {
+  /** Points kept per check and run; the check's summary still counts every point. */
+  maxPointsPerCheck: number;
+  /** Ids of registered checks that do not run. */
+  disabledChecks: string[];
+}
 
+/** Rule slices by check id, each the check's rules with every option filled. */
+export type RuleSlices = Record<string, Record<string, unknown>>;
+
+/** A rule set as given: any part may be left out. */
 export interface RuleSetInput {
   profile?: string;
-  shared?: { maxPointsPerCheck?: number };
+  shared?: Partial<SharedSettings>;
   checks?: Record<string, Record<string, unknown>>;
 }
 
-/** The effective rule set: every check's every rule filled in. */
+/** The effective rule set: the profile applied, every setting and every rule of every registered check filled. Its JSON is what `klvscope rules print --json` shows, and it is valid input again. */
 export interface RuleSet {
   profile: string;
-  shared: { maxPointsPerCheck: number };
-  checks: Record<string, Record<string, unknown>>;
+  shared: SharedSettings;
+  checks: RuleSlices;
 }
 
-const sharedSchema = z.strictObject({
-  maxPointsPerCheck: z.number().int().positive().optional().describe('points kept per check in a run; the summary counts them all'),
+/** What buildRuleSetSchema's schema gives: the checks' own defaults filled, no profile applied yet. */
+export type RuleSetSchemaOutput = Omit<RuleSet, 'profile'> & { profile?: string };
+
+export const DEFAULT_SHARED_SETTINGS: Readonly<SharedSettings> = Object.freeze({
+  maxPointsPerCheck: DEFAULT_MAX_POINTS_PER_CHECK,
+  disabledChecks: Object.freeze([]) as unknown as string[],
 });
 
-/** A check's slice as the user may give it: any subset of its rules, nothing else. */
-function partialSlice(check: AnyCheck): z.ZodType {
-  const schema = check.rules;
-  if (schema instanceof z.ZodObject) return schema.partial().strict();
-  return schema.optional();
-}
+/** The shared settings' names with what each does, for problems and for printing. */
+export const SHARED_SETTING_DESCRIPTIONS: Readonly<Record<keyof SharedSettings, string>> = Object.freeze({
+  maxPointsPerCheck: 'points kept per check and run; the summary counts them all',
+  disabledChecks: 'registered checks that do not run',
+});
 
-export function buildRuleSetSchema(checks: readonly AnyCheck[]): z.ZodType<RuleSetInput> {
-  const slices = Object.fromEntries(checks.map((c) => [c.id, partialSlice(c).optional()]));
+function sharedSchema(checkIds: readonly string[]) {
   return z.strictObject({
-    profile: z.string().min(1).optional(),
-    shared: sharedSchema.optional(),
-    checks: z.strictObject(slices).optional(),
-  }) as unknown as z.ZodType<RuleSetInput>;
+    maxPointsPerCheck: z.number().int().positive().default(DEFAULT_SHARED_SETTINGS.maxPointsPerCheck).describe(SHARED_SETTING_DESCRIPTIONS.maxPointsPerCheck),
+    disabledChecks: z
+      .array(z.enum(checkIds as [string, ...string[]]))
+      .default([])
+      // One entry per check, in the order given: naming a check twice is not an error.
+      .transform((ids) => [...new Set(ids)])
+      .describe(SHARED_SETTING_DESCRIPTIONS.disabledChecks),
+  });
 }
 
-function problemsOf(error: z.ZodError): string[] {
-  return error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`);
+/**
+ * The rule set's schema for these checks. Parsing gives every shared setting
+ * and every rule of every check, filled from the checks' own defaults, and
+ * `profile` only if given. Throws CoreError ERR_CHECK_DUPLICATE when two
+ * checks share an id.
+ */
+export function buildRuleSetSchema(checks: readonly AnyCheck[]): z.ZodType<RuleSetSchemaOutput, RuleSetInput> {
+  const ids = checkIdsOf(checks);
+  const slices = Object.fromEntries(checks.map((check) => [check.id, sliceSchema(check).prefault({})]));
+  return z.strictObject({
+    profile: z.enum(PROFILE_NAMES as [string, ...string[]]).optional(),
+    shared: sharedSchema(ids).prefault({}),
+    checks: z.strictObject(slices).prefault({}),
+  }) as unknown as z.ZodType<RuleSetSchemaOutput, RuleSetInput>;
 }
 
-function invalid(problems: string[]): RulesError {
-  return new RulesError('ERR_RULES_INVALID', `invalid rule set: ${problems.join('; ')}`, problems);
-}
-
-export interface ResolvedRules {
-  ruleSet: RuleSet;
-  /** The slices a run takes, by check id. */
-  slices: Record<string, Record<string, unknown>>;
-}
-
-/** Validates `input` and resolves the effective rule set (`profile` overrides the one the input names). */
-export function resolveRuleSet(checks: readonly AnyCheck[], input: unknown = {}, options: { profile?: string } = {}): ResolvedRules {
-  const parsed = buildRuleSetSchema(checks).safeParse(input ?? {});
-  if (!parsed.success) throw invalid(problemsOf(parsed.error));
-  const given = parsed.data;
-  const profile = getProfile(options.profile ?? given.profile ?? DEFAULT_PROFILE);
-  const slices: Record<string, Record<string, unknown>> = {};
-  const problems: string[] = [];
+function checkIdsOf(checks: readonly AnyCheck[]): string[] {
+  const seen = new Set<string>();
   for (const check of checks) {
-    const fromProfile = Object.fromEntries(Object.entries(profile.checks[check.id] ?? {}).map(([key, cited]) => [key, cited.value]));
-    const merged = { ...fromProfile, ...(given.checks?.[check.id] ?? {}) };
-    const result = (check.rules).safeParse(merged);
-    if (result.success) slices[check.id] = result.data as Record<string, unknown>;
-    else problems.push(...problemsOf(result.error).map((p) => `checks.${check.id}.${p}`));
+    if (seen.has(check.id)) throw new CoreError('ERR_CHECK_DUPLICATE', `check '${check.id}' is given twice`, { checkId: check.id });
+    seen.add(check.id);
   }
-  if (problems.length) throw invalid(problems);
-  const ruleSet: RuleSet = {
-    profile: profile.name,
-    shared: { maxPointsPerCheck: given.shared?.maxPointsPerCheck ?? DEFAULT_MAX_POINTS_PER_CHECK },
-    checks: slices,
+  return [...seen];
+}
+
+/**
+ * A check's slice as the rule set validates it: the check's own schema,
+ * refusing keys it does not know. A zod 4 object keeps its refinements
+ * (`.strict()` rather than a new object from its shape); any other schema
+ * (zod 3 in a team's plugin, a record) is run as it is, through an adapter
+ * that reports its issues and the keys its defaults do not have.
+ */
+export function sliceSchema(check: AnyCheck): z.ZodType {
+  const rules: RulesSchema = check.rules;
+  if (rules instanceof z.ZodObject) return rules.strict();
+  return foreignSlice(rules);
+}
+
+function foreignSlice(rules: RulesSchema): z.ZodType {
+  // Every rule has a default, so the keys of the defaults are the rule names.
+  const defaults: unknown = rules.safeParse({}).data;
+  const known = isPlainObject(defaults) ? new Set(Object.keys(defaults)) : null;
+  return z.unknown().transform((value, ctx) => {
+    const parsed = rules.safeParse(value === undefined ? {} : value);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: [...issue.path] });
+    }
+    const unknown = known !== null && isPlainObject(value) ? Object.keys(value).filter((key) => !known.has(key)) : [];
+    if (unknown.length > 0) ctx.addIssue({ code: 'unrecognized_keys', keys: unknown, input: value as Record<string, unknown> });
+    return parsed.success && unknown.length === 0 ? parsed.data : z.NEVER;
+  });
+}
+
+/** The rule names of a check: the keys of its defaults (every rule has one), or null when its slice is not an object. */
+export function ruleNamesOf(check: AnyCheck): string[] | null {
+  const parsed = check.rules.safeParse({});
+  return parsed.success && isPlainObject(parsed.data) ? Object.keys(parsed.data) : null;
+}
+
+/** What the keys at a path of the rule set are, for "unknown key" problems. */
+export function ruleSetKeysAt(checks: readonly AnyCheck[]): (path: readonly PropertyKey[]) => KeysAt {
+  return (path) => {
+    if (path.length === 0) return { noun: 'field', known: ['profile', 'shared', 'checks'] };
+    if (path[0] === 'shared' && path.length === 1) return { noun: 'shared setting', known: Object.keys(SHARED_SETTING_DESCRIPTIONS) };
+    if (path[0] === 'checks' && path.length === 1) return { noun: 'check', known: checks.map((check) => check.id) };
+    if (path[0] === 'checks' && path.length === 2) {
+      const check = checks.find((candidate) => candidate.id === path[1]);
+      return { noun: 'rule', known: check ? ruleNamesOf(check) : null };
+    }
+    return { noun: 'key', known: null };
   };
-  return { ruleSet, slices };
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }

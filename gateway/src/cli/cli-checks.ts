@@ -51,6 +51,8 @@ export async function loadCliChecks(options: RuleOptions): Promise<CliChecks> {
   const checks = [...BUILT_IN_CHECKS, ...plugins];
   const fromConfig = (config.rules ?? {}) as RuleSetInput;
   const input = options.rules ? mergeRuleInputs(fromConfig, await readRulesFile(options.rules)) : fromConfig;
-  const { ruleSet, slices } = resolveRuleSet(checks, input, { profile: options.profile ?? config.profile });
-  return { checks, rules: slices, ruleSet };
+  const { ruleSet, slices, enabledCheckIds } = resolveRuleSet(checks, input, { profile: options.profile ?? config.profile });
+  // shared.disabledChecks takes checks out of the run.
+  const enabled = new Set(enabledCheckIds);
+  return { checks: checks.filter((c) => enabled.has(c.id)), rules: slices, ruleSet };
 }
