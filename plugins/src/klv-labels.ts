@@ -1,5 +1,5 @@
 /** How the KLV checks name what they talk about in point messages and summary reasons. */
-import { hexPid } from './interval-points.js';
+import { hexPid } from './mpegts-stream-time.js';
 
 /** 'KLV PID 0x0102', or 'raw KLV' for a raw KLV byte stream (pid -1). */
 export function klvPidLabel(pid: number): string {
