@@ -20,6 +20,7 @@ export {
   type RulesSchema,
 } from './kernel/define-check.js';
 export { parseCheckRules, describeRulesIssues } from './kernel/check-rules.js';
+export { ensureEnglishZodMessages } from './kernel/zod-messages.js';
 export type { Point, PointFinding, PointPosition } from './kernel/check-point.js';
 export type { CheckSummary, ValueStatistics, Verdict } from './kernel/check-summary.js';
 export type { CheckResult, CheckStatus, PointSink } from './kernel/check-run.js';

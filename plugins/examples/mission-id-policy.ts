@@ -3,7 +3,10 @@
  * carries a Mission ID (item 3) that follows our naming rule". It shows the
  * whole contract: an id, a version, a rule slice with defaults, the
  * observations it consumes, per-PID state, points with a citation, and a
- * summary reason. Load it through the configuration:
+ * summary reason. Its rule slice is built with classic `zod` on purpose: a
+ * slice may be built with `zod` or `zod/mini` (as the built-in checks are,
+ * for start-up time), and both are validated and printed alike. Load it
+ * through the configuration:
  *
  *   klvscope.config.json: { "plugins": ["./plugins/examples/mission-id-policy.ts"] }
  *

@@ -1,4 +1,8 @@
-/** The built-in checks, in the order of the inspection service's detail endpoints (see detail-endpoint-ids.ts). */
+/**
+ * The built-in checks, in the order of the inspection service's detail endpoints (see detail-endpoint-ids.ts).
+ * Their rule slices are built with `zod/mini`, not classic `zod`, for start-up time: it tree-shakes, where
+ * classic zod's whole bundle loads (a plugin's slice may use either).
+ */
 import type { AnyCheck } from '@klvscope/core';
 import { klvChecksumErrors } from './klv-checksum-errors.js';
 import { klvDuplicateTagErrors } from './klv-duplicate-tag-errors.js';

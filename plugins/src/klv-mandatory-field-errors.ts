@@ -7,7 +7,7 @@
  * One violation per packet and missing tag.
  */
 import { defineCheck, st0601Item } from '@klvscope/core';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { countOf, klvPacketLabel } from './klv-labels.js';
 
 /** MISB ST 0601: the items every packet carries. */
@@ -19,10 +19,10 @@ export const klvMandatoryFieldErrors = defineCheck({
   title: 'KLV mandatory items',
   description: 'One violation per ST 0601 packet and missing mandatory item (default 1, 2 and 65; the rules may add tags). Not applicable without ST 0601.',
   rules: z.object({
-    mandatoryTags: z
-      .array(z.number().int().min(1).max(143))
-      .default([...ST0601_MANDATORY])
-      .describe('ST 0601 items every packet must carry: 1 (Checksum), 2 (Precision Time Stamp), 65 (LS Version Number) per MISB ST 0601; add tags to enforce a profile (MISB ST 0902 lists a minimum set)'),
+    mandatoryTags: z._default(
+      z.array(z.number().check(z.int(), z.minimum(1), z.maximum(143))).check(z.describe('ST 0601 items every packet must carry: 1 (Checksum), 2 (Precision Time Stamp), 65 (LS Version Number) per MISB ST 0601; add tags to enforce a profile (MISB ST 0902 lists a minimum set)')),
+      [...ST0601_MANDATORY],
+    ),
   }),
   consumes: ['klv-packet', 'metadata-packet'],
   create(ctx) {

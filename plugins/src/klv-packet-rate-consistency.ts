@@ -26,7 +26,7 @@
  *   points (type 'klv-interval-off-rate') but not violations.
  */
 import { PTS_HZ, defineCheck, ptsDelta90kHz, type PointFinding, type PointPosition } from '@klvscope/core';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { HeldPoints, type HeldPoint } from './klv-held-points.js';
 import { countOf, klvPacketLabel, klvPidLabel } from './klv-labels.js';
 import { RollingMedian } from './klv-rolling-median.js';
@@ -96,7 +96,14 @@ class PidRhythm {
   dropouts = 0;
   episodes = 0;
   intervals = 0;
+  private withinToleranceMessage = '';
   constructor(readonly pid: number, readonly held: HeldPoints) {}
+
+  /** The message of an interval within the tolerance, made once (the clock is fixed by then): the interval is the point's value. */
+  intervalMessage(): string {
+    if (this.withinToleranceMessage === '') this.withinToleranceMessage = `${klvPidLabel(this.pid)}: interval since the previous packet by ${CLOCK_NAMES[this.clock ?? 'pts']}`;
+    return this.withinToleranceMessage;
+  }
 }
 
 export const klvPacketRateConsistency = defineCheck({
@@ -106,37 +113,30 @@ export const klvPacketRateConsistency = defineCheck({
   description:
     'One point per interval between KLV packets of a PID (by PTS, else item 2, else stream time), in ms, against the expected or detected period: a dropout is an error at the first packet after the gap, an episode of jitter one warning at its largest deviation.',
   rules: z.object({
-    expectedRateHz: z
-      .number()
-      .positive()
-      .nullable()
-      .default(null)
-      .describe('KLV packets per second expected on each PID; null detects it per PID as the median of its last 255 intervals (MISB ST 0601 leaves the rate to the producer)'),
-    tolerancePercent: z
-      .number()
-      .positive()
-      .default(25)
-      .describe('largest deviation of an interval from the period, in % of the period (8.3 ms at 30 Hz); no standard tolerance: klvscope default 25 %'),
-    maxDeviationMs: z
-      .number()
-      .positive()
-      .nullable()
-      .default(null)
-      .describe('largest deviation in ms; when set it replaces tolerancePercent (no standard value; null by default)'),
-    dropoutPeriods: z
-      .number()
-      .min(0.5)
-      .default(0.75)
-      .describe('an interval at least this many periods longer than expected is a dropout: one lost packet adds a whole period, while jitter below half a period each way stays under 0.75 at the defaults; klvscope default 0.75'),
-    jitterQuietMs: z
-      .number()
-      .nonnegative()
-      .default(1000)
-      .describe('intervals off the period less than this apart (ms, on the PID clock) are one jitter episode, reported once at its worst; klvscope default 1000 ms'),
-    clock: z
-      .enum(['auto', 'pts', 'item2', 'stream-time'])
-      .default('auto')
-      .describe("what times the packets: 'auto' = PTS when the PID carries it, else item 2, else stream time (PCR arrival); arrival times include the multiplexer's placement, so raise the tolerance with 'stream-time'"),
+    expectedRateHz: z._default(
+      z.nullable(z.number().check(z.positive(), z.describe('KLV packets per second expected on each PID; null detects it per PID as the median of its last 255 intervals (MISB ST 0601 leaves the rate to the producer)'))),
+      null,
+    ),
+    tolerancePercent: z._default(
+      z.number().check(z.positive(), z.describe('largest deviation of an interval from the period, in % of the period (8.3 ms at 30 Hz); no standard tolerance: klvscope default 25 %')),
+      25,
+    ),
+    maxDeviationMs: z._default(
+      z.nullable(z.number().check(z.positive(), z.describe('largest deviation in ms; when set it replaces tolerancePercent (no standard value; null by default)'))),
+      null,
+    ),
+    dropoutPeriods: z._default(
+      z.number().check(z.minimum(0.5), z.describe('an interval at least this many periods longer than expected is a dropout: one lost packet adds a whole period, while jitter below half a period each way stays under 0.75 at the defaults; klvscope default 0.75')),
+      0.75,
+    ),
+    jitterQuietMs: z._default(
+      z.number().check(z.nonnegative(), z.describe('intervals off the period less than this apart (ms, on the PID clock) are one jitter episode, reported once at its worst; klvscope default 1000 ms')),
+      1000,
+    ),
+    clock: z._default(
+      z.enum(['auto', 'pts', 'item2', 'stream-time']).check(z.describe("what times the packets: 'auto' = PTS when the PID carries it, else item 2, else stream time (PCR arrival); arrival times include the multiplexer's placement, so raise the tolerance with 'stream-time'")),
+      'auto',
+    ),
   }),
   consumes: ['klv-packet', 'metadata-packet'],
   create(ctx) {
@@ -196,9 +196,18 @@ export const klvPacketRateConsistency = defineCheck({
       const expectedMs = periodMs * m.packets;
       const deviationMs = m.intervalMs - expectedMs;
       const toleranceMs = rules.maxDeviationMs ?? (periodMs * rules.tolerancePercent) / 100;
-      const label = klvPacketLabel(r.pid, m.klvIndex);
+      const withinTolerance = Math.abs(deviationMs) <= toleranceMs && deviationMs < rules.dropoutPeriods * periodMs;
+      // The common case, one period between neighbours, says only what it measures: the interval is the point's value.
+      if (withinTolerance && m.packets === 1) {
+        emit(r, m.at, { message: r.intervalMessage(), value: m.intervalMs, unit: 'ms', citation: CITATION, type: 'klv-interval' });
+        return;
+      }
       const since = m.packets === 1 ? `since packet ${m.previousKlvIndex}` : `since packet ${m.previousKlvIndex} (${m.packets - 1} untimed in between)`;
-      const base = `${label}: ${m.intervalMs.toFixed(3)} ms ${since} by ${CLOCK_NAMES[r.clock ?? 'pts']}, expected ${expectedMs.toFixed(3)} ms (${(1000 / periodMs).toFixed(3)} Hz)`;
+      const base = `${klvPacketLabel(r.pid, m.klvIndex)}: ${m.intervalMs.toFixed(3)} ms ${since} by ${CLOCK_NAMES[r.clock ?? 'pts']}, expected ${expectedMs.toFixed(3)} ms (${(1000 / periodMs).toFixed(3)} Hz)`;
+      if (withinTolerance) {
+        emit(r, m.at, { message: base, value: m.intervalMs, unit: 'ms', citation: CITATION, type: 'klv-interval' });
+        return;
+      }
       if (deviationMs >= rules.dropoutPeriods * periodMs) {
         r.dropouts++;
         const missing = Math.max(1, Math.round(m.intervalMs / periodMs) - m.packets);
@@ -211,10 +220,6 @@ export const klvPacketRateConsistency = defineCheck({
           citation: CITATION,
           type: 'klv-dropout',
         });
-        return;
-      }
-      if (Math.abs(deviationMs) <= toleranceMs) {
-        emit(r, m.at, { message: base, value: m.intervalMs, unit: 'ms', citation: CITATION, type: 'klv-interval' });
         return;
       }
       const opening = r.episode === null;

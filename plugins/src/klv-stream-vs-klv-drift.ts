@@ -7,7 +7,9 @@
  * started the PES (`t`: KLV carried without PTS is timed by its arrival, so
  * the drift then includes the multiplexer's placement, a few ms). A packet
  * before the first PCR has no stream time: the series starts at the first
- * packet that has one. One point per packet, the drift in ms.
+ * packet that has one. One point per packet, the drift in ms; a point within
+ * the limit is labelled by its series only (its value is the drift), a
+ * violation's message names the packet and the drift.
  *
  * A metadata clock running fast or slow, a clock step or a bad time stamp
  * make the drift leave its baseline. When |drift| passes `maxDriftMs`, that
@@ -19,11 +21,12 @@
  * the limit. To place the violation at the onset, points are held back by up
  * to `onsetLookbackSeconds` of stream time before they are emitted.
  */
-import { PTS_HZ, defineCheck, ptsDelta90kHz, type MetadataPacketObservation } from '@klvscope/core';
-import { z } from 'zod';
+import { PTS_HZ, defineCheck, ptsDelta90kHz } from '@klvscope/core';
+import * as z from 'zod/mini';
 import { driftOnsetIndex } from './klv-drift-onset.js';
 import { HeldPoints, type HeldPoint } from './klv-held-points.js';
 import { countOf, klvPacketLabel, klvPidLabel, signedMs, timestampCitation } from './klv-labels.js';
+import { KlvSeriesMap } from './klv-series.js';
 
 type StreamClock = 'pts' | 'pcr';
 const CLOCK_TEXT: Record<StreamClock, string> = { pts: 'PTS', pcr: 'PCR time at its position' };
@@ -39,6 +42,9 @@ interface Sample {
 
 class DriftSeries {
   clock: StreamClock | null = null;
+  /** The message of a point within the limit, once the clock is known: the drift itself is the point's value. */
+  withinLimitMessage = '';
+  readonly citation: string;
   origin: { micros: number; stream: number } | null = null;
   /** Samples since the baseline began (the origin, or the end of the last excursion); those before `first` are past the look-back. */
   samples: Sample[] = [];
@@ -51,7 +57,14 @@ class DriftSeries {
     readonly pid: number,
     readonly standard: string,
     readonly held: HeldPoints,
-  ) {}
+  ) {
+    this.citation = `${timestampCitation(standard)}; MISB ST 1402 (PTS, PCR)`;
+  }
+
+  /** 'KLV PID 0x0102 packet 40: KLV time +3.333 ms against the PTS': the start of a violation's message. */
+  driftMessage(sample: Sample): string {
+    return `${klvPacketLabel(this.pid, sample.klvIndex)}: KLV time ${signedMs(sample.driftMs)} against the ${CLOCK_TEXT[this.clock ?? 'pts']}`;
+  }
 }
 
 export const klvStreamVsKlvDrift = defineCheck({
@@ -61,32 +74,21 @@ export const klvStreamVsKlvDrift = defineCheck({
   description:
     "One point per KLV packet with a time stamp: its elapsed time minus the stream's elapsed time since the series' first packet (by PTS, or without PTS by the PCR at the packet's position), in ms. An excursion beyond maxDriftMs is one violation, at its onset.",
   rules: z.object({
-    maxDriftMs: z
-      .number()
-      .positive()
-      .default(100)
-      .describe(
-        'largest |drift| in ms; no MISB standard gives one: klvscope default 100 ms (three frames at 30 fps), above the few ms of multiplexer placement that KLV timed by the PCR shows; 33 ms (one frame) is a stricter choice for PTS-timed KLV',
-      ),
-    onsetLookbackSeconds: z
-      .number()
-      .positive()
-      .default(120)
-      .describe('how far back (s of stream time) the onset of an excursion is searched, and so how late points are emitted; 120 s lets a 1000 ppm clock error reach 100 ms within it; klvscope default'),
+    maxDriftMs: z._default(
+      z.number().check(z.positive(), z.describe('largest |drift| in ms; no MISB standard gives one: klvscope default 100 ms (three frames at 30 fps), above the few ms of multiplexer placement that KLV timed by the PCR shows; 33 ms (one frame) is a stricter choice for PTS-timed KLV')),
+      100,
+    ),
+    onsetLookbackSeconds: z._default(
+      z.number().check(z.positive(), z.describe('how far back (s of stream time) the onset of an excursion is searched, and so how late points are emitted; 120 s lets a 1000 ppm clock error reach 100 ms within it; klvscope default')),
+      120,
+    ),
   }),
   consumes: ['klv-packet', 'metadata-packet'],
   create(ctx) {
     const { maxDriftMs, onsetLookbackSeconds } = ctx.rules;
-    const series = new Map<string, DriftSeries>();
+    const series = new KlvSeriesMap((pid, standard) => new DriftSeries(pid, standard, new HeldPoints(ctx)));
     let klvPackets = 0;
     let stamped = 0;
-
-    const seriesOf = (obs: MetadataPacketObservation): DriftSeries => {
-      const key = `${obs.pid}/${obs.standard}`;
-      let s = series.get(key);
-      if (!s) series.set(key, (s = new DriftSeries(obs.pid, obs.standard, new HeldPoints(ctx))));
-      return s;
-    };
 
     /** Releases held points older than the look-back, and forgets their samples. */
     const releaseOld = (s: DriftSeries, nowX: number): void => {
@@ -111,6 +113,7 @@ export const klvStreamVsKlvDrift = defineCheck({
       f.severity = 'error';
       f.type = 'klv-drift-excursion';
       const ahead = latest.driftMs > 0 ? 'ahead of' : 'behind';
+      f.message = s.driftMessage(onset);
       f.message += onset === latest
         ? `: beyond ±${maxDriftMs} ms (KLV time ${ahead} stream time)`
         : `: onset of a drift that passes ±${maxDriftMs} ms at packet ${latest.klvIndex} (${signedMs(latest.driftMs)}, KLV time ${ahead} stream time)`;
@@ -125,14 +128,16 @@ export const klvStreamVsKlvDrift = defineCheck({
       'metadata-packet'(obs) {
         if (obs.timestampMicros === null) return;
         stamped++;
-        const s = seriesOf(obs);
-        const label = klvPacketLabel(obs.pid, obs.klvIndex);
-        const citation = `${timestampCitation(obs.standard)}; MISB ST 1402 (PTS, PCR)`;
-        s.clock ??= obs.pts90kHz !== null ? 'pts' : obs.t !== null ? 'pcr' : null;
+        const s = series.get(obs.pid, obs.standard);
+        const citation = s.citation;
+        if (s.clock === null) {
+          s.clock = obs.pts90kHz !== null ? 'pts' : obs.t !== null ? 'pcr' : null;
+          if (s.clock !== null) s.withinLimitMessage = `${klvPidLabel(obs.pid)}: KLV time against the ${CLOCK_TEXT[s.clock]}`;
+        }
         const stream = s.clock === 'pts' ? obs.pts90kHz : s.clock === 'pcr' ? obs.t : null;
         if (s.clock === null || stream === null) {
           const why = s.clock === 'pts' ? 'its PES has no PTS' : obs.t === null ? 'no PTS, and no PCR before it' : 'no stream time';
-          s.held.hold(obs, { message: `${label}: drift not measured (${why})`, citation, type: 'klv-drift-unmeasured' });
+          s.held.hold(obs, { message: `${klvPacketLabel(obs.pid, obs.klvIndex)}: drift not measured (${why})`, citation, type: 'klv-drift-unmeasured' });
           if (s.first >= s.samples.length) s.held.releaseAll();
           return;
         }
@@ -142,7 +147,7 @@ export const klvStreamVsKlvDrift = defineCheck({
         s.measured++;
         s.maxAbsDriftMs = Math.max(s.maxAbsDriftMs, Math.abs(driftMs));
         const point = s.held.hold(obs, {
-          message: `${label}: KLV time ${signedMs(driftMs)} against the ${CLOCK_TEXT[s.clock]}`,
+          message: s.withinLimitMessage,
           value: driftMs,
           unit: 'ms',
           citation,
@@ -157,7 +162,7 @@ export const klvStreamVsKlvDrift = defineCheck({
             s.first = 0;
           } else if (Math.abs(driftMs) > maxDriftMs) {
             point.finding.type = 'klv-drift-beyond-limit';
-            point.finding.message += `, beyond ±${maxDriftMs} ms (the excursion reported earlier)`;
+            point.finding.message = `${s.driftMessage(sample)}, beyond ±${maxDriftMs} ms (the excursion reported earlier)`;
           }
         } else {
           s.samples.push(sample);
@@ -179,7 +184,7 @@ export const klvStreamVsKlvDrift = defineCheck({
           ctx.notApplicable(`no time stamp (ST 0601 item 2) in ${countOf(klvPackets, 'KLV packet')}`);
           return;
         }
-        const all = [...series.values()];
+        const all = series.values();
         const unmeasured = all.filter((s) => s.measured === 0).map((s) => klvPidLabel(s.pid));
         if (all.every((s) => s.measured === 0)) {
           ctx.notApplicable(`${[...new Set(unmeasured)].join(', ')} carr${unmeasured.length === 1 ? 'ies' : 'y'} no PTS and no PCR can stand in`);

@@ -4,7 +4,7 @@
  * MISB ST 0603 time is a count of microseconds that never steps back (no
  * leap-second steps), and each ST 0601 packet carries the time of its own
  * sample. One point per packet with the step from the previous packet of the
- * series, in ms.
+ * series, in ms (a step that breaks nothing is labelled by its series only).
  * - A step back (a reversal) is an error at the packet that went back; the
  *   next packet, back on the line, is not a second violation.
  * - A repeat (step 0) is a warning unless `allowEqual`: two samples of one
@@ -13,12 +13,21 @@
  *   far (so the recovery after a reversal is not one), is a warning.
  */
 import { defineCheck } from '@klvscope/core';
-import { z } from 'zod';
-import { countOf, isoMicros, klvPacketLabel, signedMs, timestampCitation } from './klv-labels.js';
+import * as z from 'zod/mini';
+import { countOf, isoMicros, klvPacketLabel, klvPidLabel, timestampCitation } from './klv-labels.js';
+import { KlvSeriesMap } from './klv-series.js';
 
-interface Series {
-  previousMicros: number | null;
-  latestMicros: number;
+class Series {
+  previousMicros: number | null = null;
+  latestMicros = 0;
+  /** The message of a step that breaks nothing: the step itself is the point's value. */
+  readonly stepMessage: string;
+  readonly citation: string;
+
+  constructor(pid: number, standard: string) {
+    this.stepMessage = `${klvPidLabel(pid)}: ${standard} time stamp step since the previous packet`;
+    this.citation = timestampCitation(standard);
+  }
 }
 
 export const klvTimestampMonotonicity = defineCheck({
@@ -28,21 +37,19 @@ export const klvTimestampMonotonicity = defineCheck({
   description:
     'One point per KLV packet with a time stamp (ST 0601 item 2): the step from the previous packet of its PID and standard, in ms. A step back is an error, a repeat a warning (unless allowed), a leap beyond maxStepMs a warning.',
   rules: z.object({
-    allowEqual: z
-      .boolean()
-      .default(false)
-      .describe('whether two packets of one series may carry the same time stamp; false: MISB ST 0601 item 2 is the time of each sample, so a repeat is a duplicate or a frozen clock (our reading; no clause allows it)'),
-    maxStepMs: z
-      .number()
-      .positive()
-      .nullable()
-      .default(2000)
-      .describe('largest forward step of item 2, in ms, before it is a warning; null turns it off. No MISB standard bounds it: 2000 ms is our choice (two periods of 1 Hz KLV, the slowest rate in common use), so a step over it means lost packets or a clock jump'),
+    allowEqual: z._default(
+      z.boolean().check(z.describe('whether two packets of one series may carry the same time stamp; false: MISB ST 0601 item 2 is the time of each sample, so a repeat is a duplicate or a frozen clock (our reading; no clause allows it)')),
+      false,
+    ),
+    maxStepMs: z._default(
+      z.nullable(z.number().check(z.positive(), z.describe('largest forward step of item 2, in ms, before it is a warning; null turns it off. No MISB standard bounds it: 2000 ms is our choice (two periods of 1 Hz KLV, the slowest rate in common use), so a step over it means lost packets or a clock jump'))),
+      2000,
+    ),
   }),
   consumes: ['klv-packet', 'metadata-packet'],
   create(ctx) {
     const { allowEqual, maxStepMs } = ctx.rules;
-    const series = new Map<string, Series>();
+    const series = new KlvSeriesMap((pid, standard) => new Series(pid, standard));
     let klvPackets = 0;
     let timed = 0;
     return {
@@ -50,40 +57,39 @@ export const klvTimestampMonotonicity = defineCheck({
         klvPackets++;
       },
       'metadata-packet'(obs) {
-        const label = klvPacketLabel(obs.pid, obs.klvIndex);
-        const citation = timestampCitation(obs.standard);
         const micros = obs.timestampMicros;
         if (micros === null) {
-          ctx.point(obs, { message: `${label}: no time stamp to compare (klv-mandatory-field-errors reports a missing item 2)`, citation, type: 'klv-timestamp-absent' });
+          ctx.point(obs, { message: `${klvPacketLabel(obs.pid, obs.klvIndex)}: no time stamp to compare (klv-mandatory-field-errors reports a missing item 2)`, citation: timestampCitation(obs.standard), type: 'klv-timestamp-absent' });
           return;
         }
         timed++;
-        const key = `${obs.pid}/${obs.standard}`;
-        const s = series.get(key);
-        if (!s || s.previousMicros === null) {
-          series.set(key, { previousMicros: micros, latestMicros: micros });
-          ctx.point(obs, { message: `${label}: first ${obs.standard} time stamp, ${isoMicros(micros)}`, citation, type: 'klv-timestamp-first' });
+        const s = series.get(obs.pid, obs.standard);
+        const citation = s.citation;
+        if (s.previousMicros === null) {
+          s.previousMicros = micros;
+          s.latestMicros = micros;
+          ctx.point(obs, { message: `${klvPacketLabel(obs.pid, obs.klvIndex)}: first ${obs.standard} time stamp, ${isoMicros(micros)}`, citation, type: 'klv-timestamp-first' });
           return;
         }
         const stepMs = (micros - s.previousMicros) / 1000;
         const aheadMs = (micros - s.latestMicros) / 1000;
         s.previousMicros = micros;
         if (micros > s.latestMicros) s.latestMicros = micros;
-        let message = `${label}: ${signedMs(stepMs)} since the previous packet`;
+        let message = s.stepMessage;
         let type = 'klv-timestamp-step';
         let severity: 'warning' | 'error' | undefined;
         if (stepMs < 0) {
           type = 'klv-timestamp-reversal';
           severity = 'error';
-          message = `${label}: time stamp goes back ${(-stepMs).toFixed(3)} ms (${isoMicros(micros)})`;
+          message = `${klvPacketLabel(obs.pid, obs.klvIndex)}: time stamp goes back ${(-stepMs).toFixed(3)} ms (${isoMicros(micros)})`;
         } else if (stepMs === 0 && !allowEqual) {
           type = 'klv-timestamp-repeat';
           severity = 'warning';
-          message = `${label}: time stamp repeats the previous packet's (${isoMicros(micros)})`;
+          message = `${klvPacketLabel(obs.pid, obs.klvIndex)}: time stamp repeats the previous packet's (${isoMicros(micros)})`;
         } else if (maxStepMs !== null && aheadMs > maxStepMs) {
           type = 'klv-timestamp-jump';
           severity = 'warning';
-          message = `${label}: time stamp leaps ${aheadMs.toFixed(3)} ms ahead, more than ${maxStepMs} ms`;
+          message = `${klvPacketLabel(obs.pid, obs.klvIndex)}: time stamp leaps ${aheadMs.toFixed(3)} ms ahead, more than ${maxStepMs} ms`;
         }
         ctx.point(obs, { message, value: stepMs, unit: 'ms', violation: severity !== undefined, severity, citation, type });
       },

@@ -32,7 +32,7 @@
  * reported at the end.
  */
 import { defineCheck, type Position, type PointPosition, type TsErrorObservation } from '@klvscope/core';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { tr101290, tsErrorCitation } from './mpegts-clauses.js';
 import { Intervals } from './mpegts-intervals.js';
 import { PcrAccuracy } from './mpegts-pcr-accuracy.js';
@@ -63,41 +63,34 @@ export const mpegtsErrors = defineCheck({
   description:
     'Every transport stream problem the parser reports, and the ETSI TR 101 290 priority 1 and 2 timing indicators: PAT, PMT and PID missing, PCR repetition, discontinuity and accuracy, PTS repetition.',
   rules: z.object({
-    patMaxIntervalMs: z
-      .number()
-      .positive()
-      .default(250)
-      .describe('PAT missing beyond this time without a PAT section, ms (MISB ST 1402 / STANAG 4609 profile: 250; ETSI TR 101 290 1.3.a: 500)'),
-    pmtMaxIntervalMs: z
-      .number()
-      .positive()
-      .default(250)
-      .describe('PMT missing beyond this time without a section on a PMT PID, ms (MISB ST 1402 / STANAG 4609 profile: 250; ETSI TR 101 290 1.5.a: 500)'),
-    pidMaxGapMs: z
-      .number()
-      .positive()
-      .default(5000)
-      .describe('PID missing beyond this time without a sign of a PID the PMT names, ms (no standard value: ETSI TR 101 290 1.6 leaves the period to the user; 5000 chosen, above any sane metadata or audio cadence)'),
-    pcrMaxIntervalMs: z
-      .number()
-      .positive()
-      .default(100)
-      .describe('PCR repetition limit, ms of arrival time (MISB ST 1402 and ISO/IEC 13818-1 2.7.2: 100; ETSI TR 101 290 2.3a: 40)'),
-    pcrMaxJumpMs: z
-      .number()
-      .positive()
-      .default(100)
-      .describe('PCR discontinuity: consecutive PCR values further apart than this (or going back) without discontinuity_indicator, ms (ETSI TR 101 290 2.3b: 100)'),
-    pcrAccuracyNs: z
-      .number()
-      .positive()
-      .default(500)
-      .describe('PCR accuracy tolerance on constant-bitrate stretches, ns (ISO/IEC 13818-1 2.4.2.1 and ETSI TR 101 290 2.4: ±500)'),
-    ptsMaxIntervalMs: z
-      .number()
-      .positive()
-      .default(700)
-      .describe('PTS repetition limit per PES PID, ms of stream time (ETSI TR 101 290 2.5, ISO/IEC 13818-1 2.7.4, MISB ST 1402: 700)'),
+    patMaxIntervalMs: z._default(
+      z.number().check(z.positive(), z.describe('PAT missing beyond this time without a PAT section, ms (MISB ST 1402 / STANAG 4609 profile: 250; ETSI TR 101 290 1.3.a: 500)')),
+      250,
+    ),
+    pmtMaxIntervalMs: z._default(
+      z.number().check(z.positive(), z.describe('PMT missing beyond this time without a section on a PMT PID, ms (MISB ST 1402 / STANAG 4609 profile: 250; ETSI TR 101 290 1.5.a: 500)')),
+      250,
+    ),
+    pidMaxGapMs: z._default(
+      z.number().check(z.positive(), z.describe('PID missing beyond this time without a sign of a PID the PMT names, ms (no standard value: ETSI TR 101 290 1.6 leaves the period to the user; 5000 chosen, above any sane metadata or audio cadence)')),
+      5000,
+    ),
+    pcrMaxIntervalMs: z._default(
+      z.number().check(z.positive(), z.describe('PCR repetition limit, ms of arrival time (MISB ST 1402 and ISO/IEC 13818-1 2.7.2: 100; ETSI TR 101 290 2.3a: 40)')),
+      100,
+    ),
+    pcrMaxJumpMs: z._default(
+      z.number().check(z.positive(), z.describe('PCR discontinuity: consecutive PCR values further apart than this (or going back) without discontinuity_indicator, ms (ETSI TR 101 290 2.3b: 100)')),
+      100,
+    ),
+    pcrAccuracyNs: z._default(
+      z.number().check(z.positive(), z.describe('PCR accuracy tolerance on constant-bitrate stretches, ns (ISO/IEC 13818-1 2.4.2.1 and ETSI TR 101 290 2.4: ±500)')),
+      500,
+    ),
+    ptsMaxIntervalMs: z._default(
+      z.number().check(z.positive(), z.describe('PTS repetition limit per PES PID, ms of stream time (ETSI TR 101 290 2.5, ISO/IEC 13818-1 2.7.4, MISB ST 1402: 700)')),
+      700,
+    ),
   }),
   consumes: ['ts-error', 'pat', 'pmt', 'psi-section', 'pcr', 'discontinuity', 'pes', 'pid-stats'],
   create(ctx) {

@@ -9,7 +9,7 @@
  * first PCR (see mpegts-stream-time.ts).
  */
 import { defineCheck, type Position } from '@klvscope/core';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { PTS_INTERVAL_CLAUSE } from './mpegts-clauses.js';
 import { Intervals, intervalPoint } from './mpegts-intervals.js';
 import { PidLabels } from './mpegts-labels.js';
@@ -21,11 +21,10 @@ export const mpegtsMaxPtsIntervals = defineCheck({
   title: 'PTS intervals',
   description: 'One point per interval between consecutive PES carrying a PTS on each PID, in ms of stream time; a violation above maxIntervalMs.',
   rules: z.object({
-    maxIntervalMs: z
-      .number()
-      .positive()
-      .default(700)
-      .describe('longest allowed time between two PES with a PTS on a PID, ms (ETSI TR 101 290 2.5, ISO/IEC 13818-1 2.7.4, MISB ST 1402: 700)'),
+    maxIntervalMs: z._default(
+      z.number().check(z.positive(), z.describe('longest allowed time between two PES with a PTS on a PID, ms (ETSI TR 101 290 2.5, ISO/IEC 13818-1 2.7.4, MISB ST 1402: 700)')),
+      700,
+    ),
   }),
   consumes: ['pes', 'pcr'],
   create(ctx) {

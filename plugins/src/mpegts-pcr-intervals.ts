@@ -8,7 +8,7 @@
  * mpegts-pcr-monotonicity); a stretch without PCRs is.
  */
 import { defineCheck } from '@klvscope/core';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { PCR_INTERVAL_CLAUSE } from './mpegts-clauses.js';
 import { intervalPoint } from './mpegts-intervals.js';
 import { PcrSteps } from './mpegts-pcr-steps.js';
@@ -20,11 +20,10 @@ export const mpegtsPcrIntervals = defineCheck({
   title: 'PCR intervals',
   description: 'One point per interval between consecutive PCRs of a PCR PID, in ms of arrival (stream) time; a violation above maxIntervalMs.',
   rules: z.object({
-    maxIntervalMs: z
-      .number()
-      .positive()
-      .default(100)
-      .describe('longest allowed time between two PCRs of a PID, ms (MISB ST 1402 and ISO/IEC 13818-1 2.7.2: 100; ETSI TR 101 290 2.3a: 40)'),
+    maxIntervalMs: z._default(
+      z.number().check(z.positive(), z.describe('longest allowed time between two PCRs of a PID, ms (MISB ST 1402 and ISO/IEC 13818-1 2.7.2: 100; ETSI TR 101 290 2.3a: 40)')),
+      100,
+    ),
   }),
   consumes: ['pcr'],
   create(ctx) {

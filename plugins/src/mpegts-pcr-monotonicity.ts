@@ -11,7 +11,7 @@
  * it as a long interval).
  */
 import { defineCheck } from '@klvscope/core';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { PCR_STEP_CLAUSE } from './mpegts-clauses.js';
 import { PcrSteps } from './mpegts-pcr-steps.js';
 import { PidLabels } from './mpegts-labels.js';
@@ -24,11 +24,10 @@ export const mpegtsPcrMonotonicity = defineCheck({
   description:
     'One point per PCR step of each PCR PID, in ms of PCR time; a backward step or a forward jump beyond maxJumpMs without discontinuity_indicator is a violation.',
   rules: z.object({
-    maxJumpMs: z
-      .number()
-      .positive()
-      .default(100)
-      .describe('largest forward step between consecutive PCR values without discontinuity_indicator, ms (ETSI TR 101 290 2.3b: 100)'),
+    maxJumpMs: z._default(
+      z.number().check(z.positive(), z.describe('largest forward step between consecutive PCR values without discontinuity_indicator, ms (ETSI TR 101 290 2.3b: 100)')),
+      100,
+    ),
   }),
   consumes: ['pcr', 'discontinuity'],
   create(ctx) {

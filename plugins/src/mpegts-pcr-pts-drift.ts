@@ -18,7 +18,7 @@
  * also sets for metadata.
  */
 import { PCR_HZ, defineCheck, ptsMinusPcr90kHz, PTS_HZ, type PcrObservation } from '@klvscope/core';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { DECODER_DELAY_CLAUSE } from './mpegts-clauses.js';
 import { PidLabels } from './mpegts-labels.js';
 import { formatMs, hexPid, roundMs } from './mpegts-stream-time.js';
@@ -31,15 +31,14 @@ export const mpegtsPcrPtsDrift = defineCheck({
   title: 'PCR to PTS drift',
   description: "One point per PES with a PTS: PTS minus its program's PCR at the PES's position (the decoder delay), in ms; a violation outside [minDelayMs, maxDelayMs].",
   rules: z.object({
-    minDelayMs: z
-      .number()
-      .default(0)
-      .describe('smallest allowed PTS - PCR, ms (0: a PTS already past when its PES arrives cannot be presented on time; ISO/IEC 13818-1 2.4.2 T-STD)'),
-    maxDelayMs: z
-      .number()
-      .positive()
-      .default(1000)
-      .describe('largest allowed PTS - PCR, ms (1000: ISO/IEC 13818-1 2.4.2 T-STD, data leaves the buffers within 1 s; MISB ST 1402 synchronous metadata delay at most 1 s)'),
+    minDelayMs: z._default(
+      z.number().check(z.describe('smallest allowed PTS - PCR, ms (0: a PTS already past when its PES arrives cannot be presented on time; ISO/IEC 13818-1 2.4.2 T-STD)')),
+      0,
+    ),
+    maxDelayMs: z._default(
+      z.number().check(z.positive(), z.describe('largest allowed PTS - PCR, ms (1000: ISO/IEC 13818-1 2.4.2 T-STD, data leaves the buffers within 1 s; MISB ST 1402 synchronous metadata delay at most 1 s)')),
+      1000,
+    ),
   }),
   consumes: ['pmt', 'pcr', 'pes'],
   create(ctx) {

@@ -8,7 +8,7 @@
  * measured too.
  */
 import { defineCheck, type Position } from '@klvscope/core';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { Intervals, intervalPoint } from './mpegts-intervals.js';
 import { Labels } from './mpegts-labels.js';
 import { StreamTime } from './mpegts-stream-time.js';
@@ -35,7 +35,7 @@ export function defineTableIntervalsCheck(spec: TableIntervalsSpec) {
     title: spec.title,
     description: spec.description,
     rules: z.object({
-      maxIntervalMs: z.number().positive().default(spec.defaultMaxIntervalMs).describe(spec.maxIntervalDescription),
+      maxIntervalMs: z._default(z.number().check(z.positive(), z.describe(spec.maxIntervalDescription)), spec.defaultMaxIntervalMs),
     }),
     consumes: ['psi-section', 'pcr'],
     create(ctx) {

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixturesDir, repoRoot } from '../../test-support/fixtures.js';
 import { listProfiles, resolveRuleSet } from '@klvscope/rules';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { BUILT_IN_CHECKS, DETAIL_ENDPOINT_IDS } from '../src/index.js';
 
 const specPath = join(fixturesDir, '..', 'spec', 'inspection-service.md');
@@ -45,7 +45,7 @@ describe('the built-in checks (meta)', () => {
     for (const check of BUILT_IN_CHECKS) {
       expect(check.version, check.id).to.match(/^\d+\.\d+\.\d+$/);
       expect(check.title, check.id).to.be.a('string').and.not.empty;
-      expect(() => check.rules.parse({}), check.id).not.to.throw();
+      expect(() => z.parse(check.rules, {}), check.id).not.to.throw();
     }
   });
 
@@ -54,7 +54,7 @@ describe('the built-in checks (meta)', () => {
       for (const [id, rules] of Object.entries(profile.checks)) {
         const check = BUILT_IN_CHECKS.find((c) => c.id === id);
         expect(check, `${profile.name}: check ${id}`).to.not.equal(undefined);
-        const shape = (check?.rules as unknown as z.ZodObject).shape as Record<string, unknown>;
+        const shape = (check?.rules as unknown as z.ZodMiniObject).shape as Record<string, unknown>;
         for (const key of Object.keys(rules)) expect(shape, `${profile.name}: ${id}.${key}`).to.have.property(key);
       }
       expect(() => resolveRuleSet(BUILT_IN_CHECKS, {}, { profile: profile.name })).not.to.throw();

@@ -6,11 +6,10 @@
  * names is the check's own default, with the check's description of it. The
  * JSON form is the RuleSet itself.
  */
-import { z } from 'zod';
 import type { AnyCheck } from '@klvscope/core';
 import { getProfile } from './profiles.js';
 import type { RuleProfile } from './rule-profile.js';
-import { DEFAULT_SHARED_SETTINGS, SHARED_SETTING_DESCRIPTIONS, isPlainObject, type RuleSet, type SharedSettings } from './schema.js';
+import { DEFAULT_SHARED_SETTINGS, SHARED_SETTING_DESCRIPTIONS, fieldDescription, isPlainObject, sliceShape, type RuleSet, type SharedSettings } from './schema.js';
 
 /**
  * `ruleSet` as text. `checks` gives titles, defaults and descriptions (the
@@ -57,11 +56,11 @@ function checkDefaults(check: AnyCheck): Record<string, unknown> | null {
   return parsed.success && isPlainObject(parsed.data) ? parsed.data : null;
 }
 
-/** The `.describe()` text a check gave a rule, if its slice is a zod 4 object. */
+/** The description a check gave a rule, if its slice is a zod 4 object (built with `zod` or `zod/mini`). */
 function describeRule(check: AnyCheck, rule: string): string | null {
-  if (!(check.rules instanceof z.ZodObject)) return null;
-  const field = (check.rules.shape as Record<string, z.ZodType | undefined>)[rule];
-  return field?.description ?? null;
+  const shape = sliceShape(check.rules);
+  const field = shape !== null && Object.hasOwn(shape, rule) ? shape[rule] : undefined;
+  return field === undefined ? null : fieldDescription(field);
 }
 
 function show(value: unknown): string {

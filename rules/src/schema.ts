@@ -12,8 +12,9 @@
  * defaults; applying a profile between those defaults and the user's values
  * is resolveRuleSet's job (resolve-rule-set.ts).
  */
-import { z } from 'zod';
-import { CoreError, DEFAULT_MAX_POINTS_PER_CHECK, type AnyCheck, type RulesSchema } from '@klvscope/core';
+import * as z from 'zod/mini';
+import type { $ZodObject, $ZodType } from 'zod/v4/core';
+import { CoreError, DEFAULT_MAX_POINTS_PER_CHECK, ensureEnglishZodMessages, type AnyCheck, type RulesSchema } from '@klvscope/core';
 import { PROFILE_NAMES } from './profiles.js';
 import type { KeysAt } from './rule-problems.js';
 
@@ -58,13 +59,15 @@ export const SHARED_SETTING_DESCRIPTIONS: Readonly<Record<keyof SharedSettings, 
 
 function sharedSchema(checkIds: readonly string[]) {
   return z.strictObject({
-    maxPointsPerCheck: z.number().int().positive().default(DEFAULT_SHARED_SETTINGS.maxPointsPerCheck).describe(SHARED_SETTING_DESCRIPTIONS.maxPointsPerCheck),
-    disabledChecks: z
-      .array(z.enum(checkIds as [string, ...string[]]))
-      .default([])
+    maxPointsPerCheck: z._default(
+      z.number().check(z.int(), z.positive(), z.describe(SHARED_SETTING_DESCRIPTIONS.maxPointsPerCheck)),
+      DEFAULT_SHARED_SETTINGS.maxPointsPerCheck,
+    ),
+    disabledChecks: z.pipe(
+      z._default(z.array(z.enum(checkIds as [string, ...string[]])).check(z.describe(SHARED_SETTING_DESCRIPTIONS.disabledChecks)), []),
       // One entry per check, in the order given: naming a check twice is not an error.
-      .transform((ids) => [...new Set(ids)])
-      .describe(SHARED_SETTING_DESCRIPTIONS.disabledChecks),
+      z.transform((ids: string[]) => [...new Set(ids)]),
+    ),
   });
 }
 
@@ -74,14 +77,15 @@ function sharedSchema(checkIds: readonly string[]) {
  * `profile` only if given. Throws CoreError ERR_CHECK_DUPLICATE when two
  * checks share an id.
  */
-export function buildRuleSetSchema(checks: readonly AnyCheck[]): z.ZodType<RuleSetSchemaOutput, RuleSetInput> {
+export function buildRuleSetSchema(checks: readonly AnyCheck[]): z.ZodMiniType<RuleSetSchemaOutput, RuleSetInput> {
+  ensureEnglishZodMessages();
   const ids = checkIdsOf(checks);
-  const slices = Object.fromEntries(checks.map((check) => [check.id, sliceSchema(check).prefault({})]));
+  const slices = Object.fromEntries(checks.map((check) => [check.id, z.prefault(sliceSchema(check), {})]));
   return z.strictObject({
-    profile: z.enum(PROFILE_NAMES as [string, ...string[]]).optional(),
-    shared: sharedSchema(ids).prefault({}),
-    checks: z.strictObject(slices).prefault({}),
-  }) as unknown as z.ZodType<RuleSetSchemaOutput, RuleSetInput>;
+    profile: z.optional(z.enum(PROFILE_NAMES as [string, ...string[]])),
+    shared: z.prefault(sharedSchema(ids), {}),
+    checks: z.prefault(z.strictObject(slices), {}),
+  }) as unknown as z.ZodMiniType<RuleSetSchemaOutput, RuleSetInput>;
 }
 
 function checkIdsOf(checks: readonly AnyCheck[]): string[] {
@@ -95,30 +99,68 @@ function checkIdsOf(checks: readonly AnyCheck[]): string[] {
 
 /**
  * A check's slice as the rule set validates it: the check's own schema,
- * refusing keys it does not know. A zod 4 object keeps its refinements
- * (`.strict()` rather than a new object from its shape); any other schema
- * (zod 3 in a team's plugin, a record) is run as it is, through an adapter
- * that reports its issues and the keys its defaults do not have.
+ * refusing keys it does not know. A zod 4 object, built with `zod` or
+ * `zod/mini`, keeps its refinements (the same object with a `never`
+ * catchall, as classic `.strict()` makes it, rather than a new object from
+ * its shape); any other schema (zod 3 in a team's plugin, a record) is run as
+ * it is, through an adapter that reports its issues and the keys its
+ * defaults do not have.
  */
-export function sliceSchema(check: AnyCheck): z.ZodType {
+export function sliceSchema(check: AnyCheck): RulesSchema {
+  ensureEnglishZodMessages();
   const rules: RulesSchema = check.rules;
-  if (rules instanceof z.ZodObject) return rules.strict();
+  // z.catchall clones through the schema's own class: a classic object stays classic.
+  if (isZodObject(rules)) return z.catchall(rules as unknown as z.ZodMiniObject, z.never());
   return foreignSlice(rules);
 }
 
-function foreignSlice(rules: RulesSchema): z.ZodType {
+function foreignSlice(rules: RulesSchema): RulesSchema {
   // Every rule has a default, so the keys of the defaults are the rule names.
   const defaults: unknown = rules.safeParse({}).data;
   const known = isPlainObject(defaults) ? new Set(Object.keys(defaults)) : null;
-  return z.unknown().transform((value, ctx) => {
-    const parsed = rules.safeParse(value === undefined ? {} : value);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: [...issue.path] });
-    }
-    const unknown = known !== null && isPlainObject(value) ? Object.keys(value).filter((key) => !known.has(key)) : [];
-    if (unknown.length > 0) ctx.addIssue({ code: 'unrecognized_keys', keys: unknown, input: value as Record<string, unknown> });
-    return parsed.success && unknown.length === 0 ? parsed.data : z.NEVER;
-  });
+  return z.pipe(
+    z.unknown(),
+    z.transform((value, payload) => {
+      const parsed = rules.safeParse(value === undefined ? {} : value);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) payload.issues.push({ code: 'custom', message: issue.message, path: [...issue.path], input: value });
+      }
+      const unknown = known !== null && isPlainObject(value) ? Object.keys(value).filter((key) => !known.has(key)) : [];
+      if (unknown.length > 0) payload.issues.push({ code: 'unrecognized_keys', keys: unknown, input: value as Record<string, unknown> });
+      return parsed.success && unknown.length === 0 ? parsed.data : z.NEVER;
+    }),
+  );
+}
+
+/** Whether a slice is a zod 4 object: classic and mini schemas alike keep what they are in `_zod.def` (a zod 3 slice has no `_zod`). */
+function isZodObject(rules: RulesSchema): rules is RulesSchema & $ZodObject {
+  return '_zod' in rules && rules._zod.def.type === 'object';
+}
+
+/** The fields of a slice that is a zod 4 object, by rule name; null for any other slice. */
+export function sliceShape(rules: RulesSchema): Readonly<Record<string, $ZodType>> | null {
+  return isZodObject(rules) ? rules._zod.def.shape : null;
+}
+
+/** The schema types that wrap a field without changing what it describes. */
+const WRAPPER_TYPES: ReadonlySet<string> = new Set(['default', 'prefault', 'nullable', 'optional']);
+
+/**
+ * A field's description, from classic zod's `.describe(text)` or zod/mini's
+ * `.check(z.describe(text))`: both register `{ description }` in zod's global
+ * registry, but on the schema they are called on, which for a rule with a
+ * default is the outer `.default()` in classic zod and typically the inner
+ * schema in `z._default(inner, value)` with zod/mini. So the first found from
+ * the outside in, through default, prefault, nullable and optional wrappers.
+ */
+export function fieldDescription(field: $ZodType): string | null {
+  for (let schema: $ZodType | undefined = field; schema !== undefined; ) {
+    const description = z.globalRegistry.get(schema)?.description;
+    if (description !== undefined) return description;
+    const def = schema._zod.def as { type: string; innerType?: $ZodType };
+    schema = WRAPPER_TYPES.has(def.type) ? def.innerType : undefined;
+  }
+  return null;
 }
 
 /** The rule names of a check: the keys of its defaults (every rule has one), or null when its slice is not an object. */

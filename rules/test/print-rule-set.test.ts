@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { getProfile, printRuleSet, resolveRuleSet } from '../src/index.js';
-import { mandatoryFields, pcrIntervals, ptsDrift, tablePositions, teamCheck } from './test-checks.js';
+import { mandatoryFields, miniTeamCheck, pcrIntervals, ptsDrift, tablePositions, teamCheck } from './test-checks.js';
 
 const checks = [pcrIntervals, ptsDrift, mandatoryFields, teamCheck, tablePositions];
 
@@ -61,6 +61,22 @@ describe('printing a rule set', () => {
         '  mode = "fast"',
       ].join('\n'),
     );
+  });
+
+  it('prints the descriptions of a slice built with zod/mini as of one built with zod', () => {
+    const { ruleSet } = resolveRuleSet([miniTeamCheck, teamCheck], { checks: { 'team-mini-check': { high: 9 } } });
+    expect(printRuleSet(ruleSet, [miniTeamCheck, teamCheck]).split('\n').slice(7)).to.deep.equal([
+      'team-mini-check: A zod/mini team check',
+      '  low = 1    # check default: lower bound',
+      '  high = 9    # user value; check default null',
+      '  label = "x"    # check default: a label, described outside its default',
+      '  mode = "fast"    # check default',
+      '',
+      'team-check: A team check',
+      '  limit = 7    # check default: how many',
+      '  label = "x"    # check default',
+      '  mode = "fast"    # check default',
+    ]);
   });
 
   it('says when a user value replaces a profile value, and which', () => {

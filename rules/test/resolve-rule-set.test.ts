@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { defineCheck } from '@klvscope/core';
 import { z } from 'zod';
 import { RulesError, listProfiles, profileProblems, resolveRuleSet } from '../src/index.js';
-import { CHECKS, legacyCheck, mandatoryFields, pcrIntervals, ptsDrift, tablePositions, teamCheck, thrownBy } from './test-checks.js';
+import { CHECKS, legacyCheck, mandatoryFields, miniTeamCheck, pcrIntervals, ptsDrift, tablePositions, teamCheck, thrownBy } from './test-checks.js';
 
 /** The RulesError a call throws. */
 function rulesError(fn: () => unknown): RulesError {
@@ -107,6 +107,16 @@ describe('resolving a rule set', () => {
       'extra: unknown field (known: profile, shared, checks)',
     ]);
     expect(error.message).to.equal(`invalid rule set (14 problems): ${error.problems.join('; ')}`);
+  });
+
+  it('reports the problems of a zod/mini slice as of a zod one', () => {
+    const error = rulesError(() => resolveRuleSet([miniTeamCheck], { checks: { 'team-mini-check': { low: 'x', high: 0, mode: 'no', extra: 1 } } }));
+    expect(error.problems).to.deep.equal([
+      'checks.team-mini-check.low: expected a number, got "x"',
+      'checks.team-mini-check.high: expected a positive number, got 0',
+      'checks.team-mini-check.mode: expected one of "fast", "slow", got "no"',
+      'checks.team-mini-check.extra: unknown rule (known: low, high, label, mode)',
+    ]);
   });
 
   it('names the offending path in the message of a single problem', () => {

@@ -1,7 +1,10 @@
 import { expect } from 'chai';
 import { CoreError } from '@klvscope/core';
+import { z } from 'zod';
+import * as zm from 'zod/mini';
 import { buildRuleSetSchema } from '../src/index.js';
-import { CHECKS, legacyCheck, pcrIntervals, teamCheck, thrownBy } from './test-checks.js';
+import { fieldDescription } from '../src/schema.js';
+import { CHECKS, legacyCheck, miniTeamCheck, pcrIntervals, teamCheck, thrownBy } from './test-checks.js';
 
 describe('the rule-set schema', () => {
   it("unites the registered checks' slices and the shared settings, filled from the checks' own defaults", () => {
@@ -68,9 +71,42 @@ describe('the rule-set schema', () => {
     ]);
   });
 
+  it('validates a zod/mini slice as a zod one: defaults filled, unknown keys refused, refinements kept', () => {
+    const schema = buildRuleSetSchema([miniTeamCheck]);
+    expect(schema.parse({}).checks).to.deep.equal({ 'team-mini-check': { low: 1, high: null, label: 'x', mode: 'fast' } });
+    const issues = schema.safeParse({ checks: { 'team-mini-check': { low: 5, high: 3, extra: 1 } } }).error?.issues;
+    expect(issues?.map((issue) => [issue.code, issue.path.join('.'), issue.message])).to.deep.equal([
+      ['unrecognized_keys', 'checks.team-mini-check', 'Unrecognized key: "extra"'],
+      ['custom', 'checks.team-mini-check.low', 'low must be below high'],
+    ]);
+  });
+
   it('refuses two checks with the same id', () => {
     const error = thrownBy(() => buildRuleSetSchema([pcrIntervals, teamCheck, pcrIntervals]));
     expect(error).to.be.instanceOf(CoreError);
     expect(error).to.include({ code: 'ERR_CHECK_DUPLICATE', message: "check 'mpegts-pcr-intervals' is given twice" });
+  });
+});
+
+describe("a rule's description", () => {
+  it('is found where classic zod puts it: on the outer schema, after .default()', () => {
+    expect(fieldDescription(z.number().positive().default(3).describe('classic'))).to.equal('classic');
+    expect(fieldDescription(z.number().positive().nullable().default(null).describe('classic, nullable'))).to.equal('classic, nullable');
+    expect(fieldDescription(z.number().describe('classic, inside').optional())).to.equal('classic, inside');
+  });
+
+  it('is found where zod/mini puts it: on the schema checked, inside default, prefault, nullable and optional', () => {
+    expect(fieldDescription(zm._default(zm.number().check(zm.positive(), zm.describe('mini')), 3))).to.equal('mini');
+    expect(fieldDescription(zm._default(zm.nullable(zm.number().check(zm.describe('mini, nullable'))), null))).to.equal('mini, nullable');
+    expect(fieldDescription(zm.optional(zm.prefault(zm.string().check(zm.describe('mini, prefault')), 'a')))).to.equal('mini, prefault');
+    expect(fieldDescription(zm._default(zm.number(), 3).check(zm.describe('mini, outside')))).to.equal('mini, outside');
+  });
+
+  it('is the outermost one when there are several, and null when there is none', () => {
+    expect(fieldDescription(zm._default(zm.number().check(zm.describe('inner')), 3).check(zm.describe('outer')))).to.equal('outer');
+    expect(fieldDescription(z.number().default(1))).to.equal(null);
+    expect(fieldDescription(zm._default(zm.number(), 1))).to.equal(null);
+    // Not through other schemas: a pipe's description is its own.
+    expect(fieldDescription(zm.pipe(zm.number().check(zm.describe('piped')), zm.transform((n: number) => n)))).to.equal(null);
   });
 });

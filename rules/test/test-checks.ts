@@ -5,6 +5,7 @@
  */
 import { defineCheck, type AnyCheck, type RulesSchema } from '@klvscope/core';
 import { z } from 'zod';
+import * as zm from 'zod/mini';
 
 /** A rule the stanag4609 profile names (100 ms there). */
 export const pcrIntervals = defineCheck({
@@ -52,6 +53,27 @@ export const teamCheck = defineCheck({
     label: z.string().default('x'),
     mode: z.enum(['fast', 'slow']).default('fast'),
   }),
+  consumes: ['pes'],
+  create: () => ({}),
+});
+
+/**
+ * A team check whose slice is built with zod/mini (the others use classic
+ * zod): descriptions inside `z._default(...)` and outside one, a nullable
+ * rule, a refinement across two rules.
+ */
+export const miniTeamCheck = defineCheck({
+  id: 'team-mini-check',
+  version: '1.0.0',
+  title: 'A zod/mini team check',
+  rules: zm
+    .object({
+      low: zm._default(zm.number().check(zm.describe('lower bound')), 1),
+      high: zm._default(zm.nullable(zm.number().check(zm.positive(), zm.describe('upper bound; null: none'))), null),
+      label: zm._default(zm.string(), 'x').check(zm.describe('a label, described outside its default')),
+      mode: zm._default(zm.enum(['fast', 'slow']), 'fast'),
+    })
+    .check(zm.refine((rules) => rules.high === null || rules.low < rules.high, { message: 'low must be below high', path: ['low'] })),
   consumes: ['pes'],
   create: () => ({}),
 });

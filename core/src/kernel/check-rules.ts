@@ -4,6 +4,7 @@
  */
 import type { AnyCheck, RulesSchema } from './define-check.js';
 import { CoreError } from './core-error.js';
+import { ensureEnglishZodMessages } from './zod-messages.js';
 
 interface RulesIssue {
   readonly path: readonly PropertyKey[];
@@ -16,6 +17,7 @@ interface RulesIssue {
  * and every offending option.
  */
 export function parseCheckRules(check: AnyCheck, input: unknown): unknown {
+  ensureEnglishZodMessages();
   const parsed = check.rules.safeParse(input ?? {});
   if (parsed.success) return parsed.data;
   const issues = describeRulesIssues(parsed.error.issues);
@@ -32,6 +34,7 @@ export function describeRulesIssues(issues: readonly RulesIssue[]): string[] {
 
 /** Whether the schema accepts an empty slice, i.e. every option has a default. */
 export function rulesDefaultsProblems(rules: RulesSchema): string[] {
+  ensureEnglishZodMessages();
   const parsed = rules.safeParse({});
   return parsed.success ? [] : describeRulesIssues(parsed.error.issues);
 }

@@ -4,7 +4,8 @@
  * is called once per run (a file, a live session, a stored ingest run) and
  * returns the handlers. Per-run state lives in the object `create` returns.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import type { $ZodIssue, $ZodType, ParseContext, output, util } from 'zod/v4/core';
 import type { PointFinding, PointPosition } from './check-point.js';
 import type { Verdict } from './check-summary.js';
 import { rulesDefaultsProblems } from './check-rules.js';
@@ -12,8 +13,15 @@ import { CoreError } from './core-error.js';
 import { OBSERVATION_KINDS, isObservationKind } from './observation-kinds.js';
 import type { ObservationKind, ObservationOf } from './observations.js';
 
-/** A check's rule slice: a zod schema whose every option has a default. */
-export type RulesSchema = z.ZodType;
+/**
+ * A check's rule slice: a zod 4 schema whose every option has a default,
+ * built with `zod` or `zod/mini` (the built-in checks use `zod/mini`, which
+ * loads in a fraction of classic zod's start-up time). Typed by what both
+ * share: zod's core schema type, and the `safeParse` method the kernel calls.
+ */
+export type RulesSchema = $ZodType & {
+  safeParse(input: unknown, params?: ParseContext<$ZodIssue>): util.SafeParseResult<unknown>;
+};
 
 const NO_RULES = z.object({});
 /** The rule slice of a check that declares none. */
@@ -60,7 +68,7 @@ export interface CheckSpec<K extends ObservationKind, S extends RulesSchema, H e
   /** The rule slice; omitted when the check has no options. */
   rules?: S;
   consumes: readonly K[];
-  create(ctx: CheckContext<z.output<S>>): H & ThisType<H>;
+  create(ctx: CheckContext<output<S>>): H & ThisType<H>;
 }
 
 /** A validated check, as registries and pipelines hold it. */
@@ -73,7 +81,7 @@ export interface CheckDefinition<K extends ObservationKind = ObservationKind, S 
   readonly consumes: readonly K[];
   // Method syntax on purpose: it keeps the parameter bivariant, so every
   // CheckDefinition<K, S> is assignable to AnyCheck.
-  create(ctx: CheckContext<z.output<S>>): CheckHandlers<K>;
+  create(ctx: CheckContext<output<S>>): CheckHandlers<K>;
 }
 
 /**
@@ -142,6 +150,7 @@ function checkDefinitionProblems(value: unknown): string[] {
     if (unknown.length > 0) problems.push(`consumes names unknown observation kinds: ${unknown.map(show).join(', ')}`);
     if (new Set(consumes).size !== consumes.length) problems.push('consumes lists a kind twice');
   }
+  // Duck-typed, not `instanceof`: schemas of `zod`, `zod/mini` (and zod 3, in an older plugin) all parse by `safeParse`.
   if (!isRecord(rules) || typeof rules.safeParse !== 'function') {
     problems.push('rules must be a zod schema');
   } else {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { z } from 'zod';
+import * as zm from 'zod/mini';
 import { CoreError } from '../../src/kernel/core-error.js';
 import { type AnyCheck, assertCheckDefinition, defineCheck } from '../../src/kernel/define-check.js';
 
@@ -120,5 +121,23 @@ describe('defineCheck', () => {
       create: () => ({ pat: () => undefined }),
     });
     expect(check.consumes).to.deep.equal(['pcr', 'pes']);
+  });
+
+  it('takes a rule slice built with zod/mini as well, ctx.rules typed by its output', () => {
+    const check = defineCheck({
+      ...valid,
+      rules: zm.object({ maxIntervalMs: zm._default(zm.nullable(zm.number().check(zm.positive())), 40) }),
+      create(ctx) {
+        const limit: number | null = ctx.rules.maxIntervalMs;
+        // @ts-expect-error rules are typed: maxIntervalMs is a number or null
+        const wrong: number = ctx.rules.maxIntervalMs;
+        void [limit, wrong];
+        return {};
+      },
+    });
+    expect(check.rules.parse({})).to.deep.equal({ maxIntervalMs: 40 });
+    expect(invalidity({ ...valid, rules: zm.object({ pid: zm.number() }) }).problems).to.deep.equal([
+      'rules must give every option a default (pid: Invalid input: expected number, received undefined)',
+    ]);
   });
 });

@@ -7,21 +7,20 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { ensureEnglishZodMessages } from '@klvscope/core';
 import { GatewayError } from '../gateway-error.js';
 
 export const DEFAULT_CONFIG_FILE = 'klvscope.config.json';
 
-const configSchema = z
-  .object({
-    /** Check modules by path (relative to this file) or package name. */
-    plugins: z.array(z.string().min(1)).default([]),
-    /** Rule profile: 'stanag4609' (default) or 'tr101290'. */
-    profile: z.string().min(1).optional(),
-    /** Rule overrides, as in a --rules file. */
-    rules: z.record(z.string(), z.unknown()).optional(),
-  })
-  .strict();
+const configSchema = z.strictObject({
+  /** Check modules by path (relative to this file) or package name. */
+  plugins: z._default(z.array(z.string().check(z.minLength(1))), []),
+  /** Rule profile: 'stanag4609' (default) or 'tr101290'. */
+  profile: z.optional(z.string().check(z.minLength(1))),
+  /** Rule overrides, as in a --rules file. */
+  rules: z.optional(z.record(z.string(), z.unknown())),
+});
 
 export type CliConfigFile = z.output<typeof configSchema>;
 
@@ -47,6 +46,7 @@ export async function loadCliConfig(explicitPath: string | undefined, cwd = proc
   } catch (cause) {
     throw new GatewayError('ERR_CONFIG_INVALID', `configuration ${path} is not valid JSON: ${(cause as Error).message}`);
   }
+  ensureEnglishZodMessages();
   const parsed = configSchema.safeParse(json);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
