@@ -1,8 +1,9 @@
 /**
  * Points held back before they are emitted, in order, so that a check can
  * still change one once it knows more: the rate check places a jitter
- * episode's one violation at its worst interval, the drift check places a
- * drift's one violation at its onset. Only the position fields of an
+ * episode's one violation at its worst interval (holding points only while
+ * an episode is open; the drift check, which holds every point for minutes,
+ * keeps numbers instead: klv-drift-log.ts). Only the position fields of an
  * observation are copied, so holding a point never holds packet bytes.
  */
 import type { CheckContext, PointFinding, PointPosition } from '@klvscope/core';

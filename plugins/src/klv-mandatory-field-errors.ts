@@ -6,7 +6,7 @@
  * decoder's `klv-missing-mandatory` problems (fixed to 1, 2, 65) are not used.
  * One violation per packet and missing tag.
  */
-import { defineCheck, st0601Item } from '@klvscope/core';
+import { defineCheck, st0601Item, type KlvItem } from '@klvscope/core';
 import * as z from 'zod/mini';
 import { countOf, klvPacketLabel } from './klv-labels.js';
 
@@ -42,7 +42,7 @@ export const klvMandatoryFieldErrors = defineCheck({
         if (obs.standard !== 'MISB ST 0601') return;
         packets++;
         for (const want of describe) {
-          if (obs.items.some((item) => item.tag === want.tag)) continue;
+          if (carries(obs.items, want.tag)) continue;
           ctx.point(obs, {
             message: `${klvPacketLabel(obs.pid, obs.klvIndex)}: ${want.text}`,
             violation: true,
@@ -59,3 +59,9 @@ export const klvMandatoryFieldErrors = defineCheck({
     };
   },
 });
+
+/** Whether a packet's items include this tag (a plain loop: it runs for every packet and mandatory tag). */
+function carries(items: readonly KlvItem[], tag: number): boolean {
+  for (let i = 0; i < items.length; i++) if (items[i].tag === tag) return true;
+  return false;
+}

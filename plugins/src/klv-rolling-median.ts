@@ -1,42 +1,54 @@
 /**
  * The median of the last `capacity` values: the rate check's estimate of a
  * KLV PID's period when the rules give none. A median, because a dropout
- * (one very long interval) or a burst of jitter must not move it.
+ * (one very long interval) or a burst of jitter must not move it. Typed
+ * arrays, so that a push moves numbers (a memmove), never allocates.
  */
 export class RollingMedian {
-  /** Values in arrival order (the oldest is removed first). */
-  private readonly fifo: number[] = [];
-  /** The same values, sorted. */
-  private readonly sorted: number[] = [];
+  /** The values in arrival order, a ring: `next` is where the newest goes (and the oldest is, once full). */
+  private readonly ring: Float64Array;
+  /** The same values, sorted, in the first `count` slots. */
+  private readonly sorted: Float64Array;
+  private next = 0;
+  private count = 0;
 
-  constructor(private readonly capacity: number) {}
+  constructor(private readonly capacity: number) {
+    this.ring = new Float64Array(capacity);
+    this.sorted = new Float64Array(capacity);
+  }
 
   get size(): number {
-    return this.fifo.length;
+    return this.count;
   }
 
   push(value: number): void {
-    if (this.fifo.length === this.capacity) {
-      const oldest = this.fifo.shift() as number;
-      this.sorted.splice(lowerBound(this.sorted, oldest), 1);
+    const sorted = this.sorted;
+    if (this.count === this.capacity) {
+      const at = lowerBound(sorted, this.count, this.ring[this.next]);
+      sorted.copyWithin(at, at + 1, this.count);
+      this.count--;
     }
-    this.fifo.push(value);
-    this.sorted.splice(lowerBound(this.sorted, value), 0, value);
+    this.ring[this.next] = value;
+    this.next = (this.next + 1) % this.capacity;
+    const at = lowerBound(sorted, this.count, value);
+    sorted.copyWithin(at + 1, at, this.count);
+    sorted[at] = value;
+    this.count++;
   }
 
   /** The median (the mean of the two middle values for an even count), or null when empty. */
   median(): number | null {
-    const n = this.sorted.length;
+    const n = this.count;
     if (n === 0) return null;
     const middle = n >> 1;
     return n % 2 === 1 ? this.sorted[middle] : (this.sorted[middle - 1] + this.sorted[middle]) / 2;
   }
 }
 
-/** First index whose value is >= `value`. */
-function lowerBound(sorted: readonly number[], value: number): number {
+/** First index below `length` whose value is >= `value`. */
+function lowerBound(sorted: Float64Array, length: number, value: number): number {
   let lo = 0;
-  let hi = sorted.length;
+  let hi = length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if (sorted[mid] < value) lo = mid + 1;

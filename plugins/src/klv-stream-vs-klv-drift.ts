@@ -21,33 +21,25 @@
  * the limit. To place the violation at the onset, points are held back by up
  * to `onsetLookbackSeconds` of stream time before they are emitted.
  */
-import { PTS_HZ, defineCheck, ptsDelta90kHz } from '@klvscope/core';
+import { PTS_HZ, defineCheck, ptsDelta90kHz, type CheckContext } from '@klvscope/core';
 import * as z from 'zod/mini';
 import { driftOnsetIndex } from './klv-drift-onset.js';
-import { HeldPoints, type HeldPoint } from './klv-held-points.js';
+import { DriftPointLog } from './klv-drift-log.js';
 import { countOf, klvPacketLabel, klvPidLabel, signedMs, timestampCitation } from './klv-labels.js';
 import { KlvSeriesMap } from './klv-series.js';
 
 type StreamClock = 'pts' | 'pcr';
 const CLOCK_TEXT: Record<StreamClock, string> = { pts: 'PTS', pcr: 'PCR time at its position' };
 
-/** A measured packet kept for the onset search. */
-interface Sample {
-  /** Stream time elapsed since the series' origin, s. */
-  x: number;
-  driftMs: number;
-  klvIndex: number;
-  point: HeldPoint;
-}
-
 class DriftSeries {
   clock: StreamClock | null = null;
   /** The message of a point within the limit, once the clock is known: the drift itself is the point's value. */
   withinLimitMessage = '';
-  readonly citation: string;
   origin: { micros: number; stream: number } | null = null;
-  /** Samples since the baseline began (the origin, or the end of the last excursion); those before `first` are past the look-back. */
-  samples: Sample[] = [];
+  /** The held points: every point not yet emitted, in order. */
+  readonly log: DriftPointLog;
+  /** The measured points (sequence numbers in the log) since the baseline began (the origin, or the end of the last excursion); those before `first` are past the look-back. */
+  samples: number[] = [];
   first = 0;
   inExcursion = false;
   excursions = 0;
@@ -56,14 +48,14 @@ class DriftSeries {
   constructor(
     readonly pid: number,
     readonly standard: string,
-    readonly held: HeldPoints,
+    ctx: CheckContext<unknown>,
   ) {
-    this.citation = `${timestampCitation(standard)}; MISB ST 1402 (PTS, PCR)`;
+    this.log = new DriftPointLog(ctx, pid, `${timestampCitation(standard)}; MISB ST 1402 (PTS, PCR)`, () => this.withinLimitMessage);
   }
 
   /** 'KLV PID 0x0102 packet 40: KLV time +3.333 ms against the PTS': the start of a violation's message. */
-  driftMessage(sample: Sample): string {
-    return `${klvPacketLabel(this.pid, sample.klvIndex)}: KLV time ${signedMs(sample.driftMs)} against the ${CLOCK_TEXT[this.clock ?? 'pts']}`;
+  driftMessage(sequence: number): string {
+    return `${klvPacketLabel(this.pid, this.log.klvIndexOf(sequence))}: KLV time ${signedMs(this.log.driftOf(sequence))} against the ${CLOCK_TEXT[this.clock ?? 'pts']}`;
   }
 }
 
@@ -86,39 +78,39 @@ export const klvStreamVsKlvDrift = defineCheck({
   consumes: ['klv-packet', 'metadata-packet'],
   create(ctx) {
     const { maxDriftMs, onsetLookbackSeconds } = ctx.rules;
-    const series = new KlvSeriesMap((pid, standard) => new DriftSeries(pid, standard, new HeldPoints(ctx)));
+    const series = new KlvSeriesMap((pid, standard) => new DriftSeries(pid, standard, ctx));
     let klvPackets = 0;
     let stamped = 0;
 
     /** Releases held points older than the look-back, and forgets their samples. */
     const releaseOld = (s: DriftSeries, nowX: number): void => {
       const limit = nowX - onsetLookbackSeconds;
-      while (s.first < s.samples.length && s.samples[s.first].x < limit) s.first++;
+      while (s.first < s.samples.length && s.log.elapsedOf(s.samples[s.first]) < limit) s.first++;
       if (s.first >= 1024 && s.first * 2 >= s.samples.length) {
         s.samples = s.samples.slice(s.first);
         s.first = 0;
       }
-      const keepFrom = s.samples[s.first]?.point;
-      while (s.held.size > 0 && s.held.oldest !== keepFrom) s.held.releaseOldest();
+      s.log.releaseBefore(s.samples[s.first] ?? s.log.next);
     };
 
-    const startExcursion = (s: DriftSeries, latest: Sample): void => {
+    const startExcursion = (s: DriftSeries, latest: number): void => {
       s.inExcursion = true;
       s.excursions++;
       const window = s.samples.slice(s.first);
-      const onsetIndex = driftOnsetIndex(window.map((m) => m.x), window.map((m) => m.driftMs));
+      const onsetIndex = driftOnsetIndex(
+        window.map((m) => s.log.elapsedOf(m)),
+        window.map((m) => s.log.driftOf(m)),
+      );
       const onset = window[onsetIndex] ?? latest;
-      const f = onset.point.finding;
-      f.violation = true;
-      f.severity = 'error';
-      f.type = 'klv-drift-excursion';
-      const ahead = latest.driftMs > 0 ? 'ahead of' : 'behind';
-      f.message = s.driftMessage(onset);
-      f.message += onset === latest
+      const latestDriftMs = s.log.driftOf(latest);
+      const ahead = latestDriftMs > 0 ? 'ahead of' : 'behind';
+      let message = s.driftMessage(onset);
+      message += onset === latest
         ? `: beyond ±${maxDriftMs} ms (KLV time ${ahead} stream time)`
-        : `: onset of a drift that passes ±${maxDriftMs} ms at packet ${latest.klvIndex} (${signedMs(latest.driftMs)}, KLV time ${ahead} stream time)`;
+        : `: onset of a drift that passes ±${maxDriftMs} ms at packet ${s.log.klvIndexOf(latest)} (${signedMs(latestDriftMs)}, KLV time ${ahead} stream time)`;
       // The fit's earliest possible onset, with older samples already past the look-back.
-      if (s.first > 0 && onsetIndex <= 1) f.message += `; it may have begun before the ${onsetLookbackSeconds} s look-back`;
+      if (s.first > 0 && onsetIndex <= 1) message += `; it may have begun before the ${onsetLookbackSeconds} s look-back`;
+      s.log.mark(onset, 'klv-drift-excursion', message);
     };
 
     return {
@@ -129,7 +121,6 @@ export const klvStreamVsKlvDrift = defineCheck({
         if (obs.timestampMicros === null) return;
         stamped++;
         const s = series.get(obs.pid, obs.standard);
-        const citation = s.citation;
         if (s.clock === null) {
           s.clock = obs.pts90kHz !== null ? 'pts' : obs.t !== null ? 'pcr' : null;
           if (s.clock !== null) s.withinLimitMessage = `${klvPidLabel(obs.pid)}: KLV time against the ${CLOCK_TEXT[s.clock]}`;
@@ -137,8 +128,9 @@ export const klvStreamVsKlvDrift = defineCheck({
         const stream = s.clock === 'pts' ? obs.pts90kHz : s.clock === 'pcr' ? obs.t : null;
         if (s.clock === null || stream === null) {
           const why = s.clock === 'pts' ? 'its PES has no PTS' : obs.t === null ? 'no PTS, and no PCR before it' : 'no stream time';
-          s.held.hold(obs, { message: `${klvPacketLabel(obs.pid, obs.klvIndex)}: drift not measured (${why})`, citation, type: 'klv-drift-unmeasured' });
-          if (s.first >= s.samples.length) s.held.releaseAll();
+          const unmeasured = s.log.hold(obs, NaN, NaN, obs.klvIndex);
+          s.log.mark(unmeasured, 'klv-drift-unmeasured', `${klvPacketLabel(obs.pid, obs.klvIndex)}: drift not measured (${why})`);
+          if (s.first >= s.samples.length) s.log.releaseAll();
           return;
         }
         if (s.origin === null) s.origin = { micros: obs.timestampMicros, stream };
@@ -146,14 +138,8 @@ export const klvStreamVsKlvDrift = defineCheck({
         const driftMs = (obs.timestampMicros - s.origin.micros) / 1000 - elapsedMs;
         s.measured++;
         s.maxAbsDriftMs = Math.max(s.maxAbsDriftMs, Math.abs(driftMs));
-        const point = s.held.hold(obs, {
-          message: s.withinLimitMessage,
-          value: driftMs,
-          unit: 'ms',
-          citation,
-          type: 'klv-drift',
-        });
-        const sample: Sample = { x: elapsedMs / 1000, driftMs, klvIndex: obs.klvIndex, point };
+        const elapsedS = elapsedMs / 1000;
+        const sample = s.log.hold(obs, elapsedS, driftMs, obs.klvIndex);
         if (s.inExcursion) {
           if (Math.abs(driftMs) <= maxDriftMs / 2) {
             // Back on the line: a new baseline starts here.
@@ -161,8 +147,7 @@ export const klvStreamVsKlvDrift = defineCheck({
             s.samples = [sample];
             s.first = 0;
           } else if (Math.abs(driftMs) > maxDriftMs) {
-            point.finding.type = 'klv-drift-beyond-limit';
-            point.finding.message = `${s.driftMessage(sample)}, beyond ±${maxDriftMs} ms (the excursion reported earlier)`;
+            s.log.mark(sample, 'klv-drift-beyond-limit', `${s.driftMessage(sample)}, beyond ±${maxDriftMs} ms (the excursion reported earlier)`);
           }
         } else {
           s.samples.push(sample);
@@ -172,10 +157,10 @@ export const klvStreamVsKlvDrift = defineCheck({
           s.samples = [];
           s.first = 0;
         }
-        releaseOld(s, sample.x);
+        releaseOld(s, elapsedS);
       },
       finish() {
-        for (const s of series.values()) s.held.releaseAll();
+        for (const s of series.values()) s.log.releaseAll();
         if (klvPackets === 0) {
           ctx.notApplicable('no KLV in this source');
           return;

@@ -44,24 +44,35 @@ export interface Point extends PointPosition {
 }
 
 /**
- * Builds a point from a position and a finding. Copies only the point's
- * fields, so passing a whole observation as the position leaks nothing else.
- * Throws a TypeError for a non-finite value: a NaN would poison the summary
- * statistics, and inside a handler the throw reports the check as failed.
+ * A finding's value, null when absent. Throws a TypeError for a non-finite
+ * value: a NaN would poison the summary statistics, and inside a handler the
+ * throw reports the check as failed.
  */
-export function makePoint(at: PointPosition, finding: PointFinding): Point {
+export function findingValue(finding: PointFinding): number | null {
   const value = finding.value ?? null;
   if (value !== null && !Number.isFinite(value)) throw new TypeError(`point value must be a finite number or null, got ${value}`);
-  const violation = finding.violation === true;
+  return value;
+}
+
+/** A finding's severity: as given, else 'error' for a violation and 'info' otherwise. */
+export function findingSeverity(finding: PointFinding): Severity {
+  return finding.severity ?? (finding.violation === true ? 'error' : 'info');
+}
+
+/**
+ * Builds a point from a position and a finding. Copies only the point's
+ * fields, so passing a whole observation as the position leaks nothing else.
+ */
+export function makePoint(at: PointPosition, finding: PointFinding): Point {
   const point: { -readonly [K in keyof Point]: Point[K] } = {
     t: at.t,
     offset: at.offset,
     packetIndex: at.packetIndex,
     pid: at.pid,
-    value,
+    value: findingValue(finding),
     unit: finding.unit ?? null,
-    violation,
-    severity: finding.severity ?? (violation ? 'error' : 'info'),
+    violation: finding.violation === true,
+    severity: findingSeverity(finding),
     message: finding.message,
     citation: finding.citation ?? null,
   };

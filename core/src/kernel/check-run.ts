@@ -2,7 +2,7 @@
  * One check's run over one source: its context, its handlers, its points and
  * its summary. Built and driven by a CheckSession.
  */
-import { type Point, type PointFinding, type PointPosition, makePoint } from './check-point.js';
+import { type Point, type PointFinding, type PointPosition, findingSeverity, findingValue, makePoint } from './check-point.js';
 import { type CheckSummary, SummaryAccumulator, type Verdict, type VerdictOverride } from './check-summary.js';
 import type { AnyCheck, CheckContext, CheckHandlers } from './define-check.js';
 import type { ObservationKind } from './observations.js';
@@ -131,9 +131,11 @@ export class CheckRun {
 
   private addPoint(at: PointPosition, finding: PointFinding): void {
     if (this.closed) return;
-    const point = makePoint(at, finding);
-    this.accumulator.add(point);
+    this.accumulator.add(findingValue(finding), finding.unit ?? null, finding.violation === true, findingSeverity(finding));
     const policy = this.policy;
+    // Nobody reads the point itself (the CLI's table of checks needs only the summaries): do not make it.
+    if (!policy.keepPoints && policy.pointSinks.length === 0) return;
+    const point = makePoint(at, finding);
     if (policy.keepPoints) {
       if (this.points.length < policy.maxPointsPerCheck) this.points.push(point);
       else this.pointsDropped++;

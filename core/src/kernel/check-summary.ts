@@ -2,7 +2,6 @@
  * A check's summary, computed from its points as they are emitted (so the
  * statistics are whole even when kept points are capped or streamed away).
  */
-import type { Point } from './check-point.js';
 import type { ObservationKind, Severity } from './observations.js';
 
 export type Verdict = 'pass' | 'warn' | 'fail' | 'not-applicable';
@@ -46,16 +45,16 @@ export class SummaryAccumulator {
   private sum = 0;
   private unit: string | null = null;
 
-  add(point: Point): void {
+  /** Counts one point, given by its parts (so that a point nobody reads need not be made). */
+  add(value: number | null, unit: string | null, violation: boolean, severity: Severity): void {
     this.points++;
-    if (point.violation) {
-      if (point.severity === 'error') this.error++;
-      else if (point.severity === 'warning') this.warning++;
+    if (violation) {
+      if (severity === 'error') this.error++;
+      else if (severity === 'warning') this.warning++;
       else this.info++;
     }
-    const value = point.value;
     if (value !== null) {
-      if (this.valueCount === 0) this.unit = point.unit;
+      if (this.valueCount === 0) this.unit = unit;
       this.valueCount++;
       this.sum += value;
       if (value < this.min) this.min = value;
