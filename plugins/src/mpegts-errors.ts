@@ -76,7 +76,7 @@ export const mpegtsErrors = defineCheck({
       5000,
     ),
     pcrMaxIntervalMs: z._default(
-      z.number().check(z.positive(), z.describe('PCR repetition limit, ms of arrival time (MISB ST 1402 and ISO/IEC 13818-1 2.7.2: 100; ETSI TR 101 290 2.3a: 40)')),
+      z.number().check(z.positive(), z.describe('PCR repetition limit, ms of arrival time (MISB ST 1402 and ISO/IEC 13818-1 2.7.2: 100; ETSI TR 101 290 2.3a: 100 as well)')),
       100,
     ),
     pcrMaxJumpMs: z._default(

@@ -1,6 +1,6 @@
 /**
  * mpegts-pcr-intervals: the time between consecutive PCRs of each PCR PID
- * (ISO/IEC 13818-1 2.7.2: at most 0.1 s; ETSI TR 101 290 2.3a: 40 ms).
+ * (ISO/IEC 13818-1 2.7.2 and ETSI TR 101 290 2.3a: at most 0.1 s).
  *
  * The interval is the arrival interval: the stream time between the two
  * packets, which is the PCR difference while the clock is continuous. A PCR
@@ -21,7 +21,7 @@ export const mpegtsPcrIntervals = defineCheck({
   description: 'One point per interval between consecutive PCRs of a PCR PID, in ms of arrival (stream) time; a violation above maxIntervalMs.',
   rules: z.object({
     maxIntervalMs: z._default(
-      z.number().check(z.positive(), z.describe('longest allowed time between two PCRs of a PID, ms (MISB ST 1402 and ISO/IEC 13818-1 2.7.2: 100; ETSI TR 101 290 2.3a: 40)')),
+      z.number().check(z.positive(), z.describe('longest allowed time between two PCRs of a PID, ms (MISB ST 1402 and ISO/IEC 13818-1 2.7.2: 100; ETSI TR 101 290 2.3a: 100 as well)')),
       100,
     ),
   }),

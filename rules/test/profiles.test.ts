@@ -90,7 +90,7 @@ describe('the rule profiles', () => {
     };
     for (const [rule, indicator] of Object.entries(indicators)) expect(citations[rule], rule).to.include(`ETSI TR 101 290 V1.4.1 5.2.`).and.include(indicator);
     expect(citations['mpegts-pcr-intervals.maxIntervalMs']).to.equal(
-      'ETSI TR 101 290 V1.4.1 5.2.2 2.3a PCR_repetition_error: more than 100 ms between consecutive PCRs (V1.2.1 of 2001 said 40 ms)',
+      'ETSI TR 101 290 V1.4.1 5.2.2 2.3a PCR_repetition_error: more than 100 ms between consecutive PCRs (TSDuck uses 100 ms too; some test-equipment notes quote 40 ms)',
     );
   });
 
