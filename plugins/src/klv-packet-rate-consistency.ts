@@ -196,19 +196,19 @@ export const klvPacketRateConsistency = defineCheck({
       const expectedMs = periodMs * m.packets;
       const deviationMs = m.intervalMs - expectedMs;
       const toleranceMs = rules.maxDeviationMs ?? (periodMs * rules.tolerancePercent) / 100;
-      const withinTolerance = Math.abs(deviationMs) <= toleranceMs && deviationMs < rules.dropoutPeriods * periodMs;
-      // The common case, one period between neighbours, says only what it measures: the interval is the point's value.
-      if (withinTolerance && m.packets === 1) {
-        emit(r, m.at, { message: r.intervalMessage(), value: m.intervalMs, unit: 'ms', citation: CITATION, type: 'klv-interval' });
+      const dropout = deviationMs >= rules.dropoutPeriods * periodMs;
+      const describe = (): string => {
+        const since = m.packets === 1 ? `since packet ${m.previousKlvIndex}` : `since packet ${m.previousKlvIndex} (${m.packets - 1} untimed in between)`;
+        return `${klvPacketLabel(r.pid, m.klvIndex)}: ${m.intervalMs.toFixed(3)} ms ${since} by ${CLOCK_NAMES[r.clock ?? 'pts']}, expected ${expectedMs.toFixed(3)} ms (${(1000 / periodMs).toFixed(3)} Hz)`;
+      };
+      if (!dropout && Math.abs(deviationMs) <= toleranceMs) {
+        // One period between neighbours says only what it measures (the interval is the point's value); an interval across untimed packets says which.
+        const message = m.packets === 1 ? r.intervalMessage() : describe();
+        emit(r, m.at, { message, value: m.intervalMs, unit: 'ms', citation: CITATION, type: 'klv-interval' });
         return;
       }
-      const since = m.packets === 1 ? `since packet ${m.previousKlvIndex}` : `since packet ${m.previousKlvIndex} (${m.packets - 1} untimed in between)`;
-      const base = `${klvPacketLabel(r.pid, m.klvIndex)}: ${m.intervalMs.toFixed(3)} ms ${since} by ${CLOCK_NAMES[r.clock ?? 'pts']}, expected ${expectedMs.toFixed(3)} ms (${(1000 / periodMs).toFixed(3)} Hz)`;
-      if (withinTolerance) {
-        emit(r, m.at, { message: base, value: m.intervalMs, unit: 'ms', citation: CITATION, type: 'klv-interval' });
-        return;
-      }
-      if (deviationMs >= rules.dropoutPeriods * periodMs) {
+      const base = describe();
+      if (dropout) {
         r.dropouts++;
         const missing = Math.max(1, Math.round(m.intervalMs / periodMs) - m.packets);
         emit(r, m.at, {

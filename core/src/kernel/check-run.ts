@@ -131,11 +131,14 @@ export class CheckRun {
 
   private addPoint(at: PointPosition, finding: PointFinding): void {
     if (this.closed) return;
-    this.accumulator.add(findingValue(finding), finding.unit ?? null, finding.violation === true, findingSeverity(finding));
     const policy = this.policy;
-    // Nobody reads the point itself (the CLI's table of checks needs only the summaries): do not make it.
-    if (!policy.keepPoints && policy.pointSinks.length === 0) return;
+    if (!policy.keepPoints && policy.pointSinks.length === 0) {
+      // Nobody reads the point itself (the CLI's table of checks needs only the summaries): count it, do not make it.
+      this.accumulator.add(findingValue(finding), finding.unit ?? null, finding.violation === true, findingSeverity(finding));
+      return;
+    }
     const point = makePoint(at, finding);
+    this.accumulator.add(point.value, point.unit, point.violation, point.severity);
     if (policy.keepPoints) {
       if (this.points.length < policy.maxPointsPerCheck) this.points.push(point);
       else this.pointsDropped++;
