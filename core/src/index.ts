@@ -62,3 +62,6 @@ export {
   KLV_FAULT_KIND_NAMES,
   writePcr,
 } from './gen/index.js';
+export * from './store/index.js';
+export * from './workflow/index.js';
+export * from './store/datasets/index.js';

@@ -5,7 +5,10 @@ export type PointFormat = 'text' | 'json' | 'csv';
 
 const round = (value: number): string => (Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 1 ? value.toFixed(2) : value.toPrecision(3));
 
-function valueRange(result: CheckResult): string {
+/** What the table shows of a check's result (a CheckResult, or a check processed by the workflow). */
+export type CheckRow = Pick<CheckResult, 'checkId' | 'status' | 'summary'>;
+
+function valueRange(result: CheckRow): string {
   const v = result.summary.value;
   if (!v) return '-';
   const unit = v.unit ? ` ${v.unit}` : '';
@@ -13,14 +16,14 @@ function valueRange(result: CheckResult): string {
   return min === max ? `${max}${unit}` : `${min} .. ${max}${unit}`;
 }
 
-function violations(result: CheckResult): string {
+function violations(result: CheckRow): string {
   const s = result.summary.violationsBySeverity;
   if (result.summary.violations === 0) return '0';
   const parts = [s.error ? `${s.error} error` : '', s.warning ? `${s.warning} warn` : '', s.info ? `${s.info} info` : ''].filter(Boolean);
   return parts.join(', ');
 }
 
-export function formatCheckTable(results: readonly CheckResult[]): string {
+export function formatCheckTable(results: readonly CheckRow[]): string {
   if (results.length === 0) return 'Checks      none loaded';
   const rows = [['Check', 'Verdict', 'Violations', 'Values', 'Reason']];
   for (const r of results) {

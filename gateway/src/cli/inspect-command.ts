@@ -18,6 +18,7 @@ import {
 import { fileSize, readFileChunks } from '@klvscope/adapters';
 import { composeApplication } from '../composition-root.js';
 import { loadCliChecks, type RuleOptions } from './cli-checks.js';
+import { formatStages, inspectWithStore } from './stored-inspection.js';
 import { formatCheckTable, formatPoints, type PointFormat } from './check-report.js';
 import { formatInventory } from './inventory-text.js';
 import { formatKlvSummary } from './klv-summary-text.js';
@@ -28,6 +29,8 @@ export type FailOn = 'error' | 'warn' | 'never';
 
 export interface InspectOptions extends RuleOptions {
   json?: boolean;
+  /** Use the store: a data folder, or true for the default one. */
+  store?: string | true;
   check?: string;
   format: string;
   failOn: string;
@@ -82,7 +85,7 @@ function formatOf(value: string): PointFormat {
 }
 
 /** 1 when a violation at or above the --fail-on severity was found, else 0. */
-export function exitCodeFor(checks: readonly CheckResult[], failOn: FailOn): number {
+export function exitCodeFor(checks: ReadonlyArray<Pick<CheckResult, 'summary'>>, failOn: FailOn): number {
   if (failOn === 'never') return 0;
   const errors = checks.reduce((n, c) => n + c.summary.violationsBySeverity.error, 0);
   const warnings = checks.reduce((n, c) => n + c.summary.violationsBySeverity.warning, 0);
@@ -92,6 +95,7 @@ export function exitCodeFor(checks: readonly CheckResult[], failOn: FailOn): num
 export async function runInspect(path: string, options: InspectOptions): Promise<number> {
   const failOn = failOnOf(options.failOn);
   const format = formatOf(options.format);
+  if (options.store !== undefined) return runStoredInspect(path, options, failOn, format);
   const report = await inspectFile(path, { ...options, onlyCheck: options.check });
   if (options.check) {
     process.stdout.write(`${formatPoints(report.checks[0].points, format)}\n`);
@@ -102,4 +106,25 @@ export async function runInspect(path: string, options: InspectOptions): Promise
     process.stdout.write(`${formatInventory(path, report)}\n\n${formatKlvSummary(report.klv)}\n\n${formatCheckTable(report.checks)}\n`);
   }
   return exitCodeFor(report.checks, failOn);
+}
+
+/** `inspect --store`: the same output, from the workflow's stages (reused where cached), with a line saying which. */
+async function runStoredInspect(path: string, options: InspectOptions, failOn: FailOn, format: PointFormat): Promise<number> {
+  const loaded = await loadCliChecks(options);
+  const { dataDir, result, points } = await inspectWithStore(path, options.store as string | true, loaded, options.check);
+  const checks = result.process.checks;
+  if (points !== null) {
+    process.stdout.write(`${formatPoints(points, format)}\n`);
+  } else if (options.json) {
+    const { report, stages, latestIngestRunId } = result;
+    process.stdout.write(`${JSON.stringify({ file: path, latestIngestRunId, stages, ...report }, null, 2)}\n`);
+  } else {
+    const { inventory, klv } = result.analyze;
+    process.stdout.write(`${formatInventory(path, inventory)}\n\n${formatKlvSummary(klv)}\n\n${formatCheckTable(checks)}\n`);
+  }
+  process.stderr.write(`${formatStages(result, dataDir)}\n`);
+  return exitCodeFor(
+    points !== null ? checks.filter((c) => c.checkId === options.check) : checks,
+    failOn,
+  );
 }

@@ -7,6 +7,7 @@ import { BUILT_IN_FAULT_KIND_NAMES } from '@klvscope/core';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { runGenerate, type GenerateCliOptions } from './generate-command.js';
 import { runInspect, type InspectOptions } from './inspect-command.js';
+import { runArchiveList, runArchiveRemove, runArchiveShow, type ArchiveOptions } from './archive-command.js';
 import { runKlv } from './klv-command.js';
 import type { RuleOptions } from './cli-checks.js';
 import { runRulesCheck, runRulesPrint } from './rules-command.js';
@@ -44,6 +45,7 @@ export function buildProgram(): Command {
     .option('--rules <file>', 'a JSON rule set overriding the profile')
     .option('--config <file>', `configuration file (default ./klvscope.config.json when present)`)
     .option('--fail-on <severity>', 'exit with 1 on a violation of this severity or worse: error, warn or never', 'error')
+    .option('--store [dir]', 'keep the stages in a data folder and reuse them (default folder: $KLVSCOPE_DATA_DIR or ./data)')
     .action(async (file: string, options: InspectOptions) => {
       process.exitCode = await runInspect(file, options);
     });
@@ -63,6 +65,27 @@ export function buildProgram(): Command {
     .argument('<file>', 'rule set file')
     .option('--config <file>', 'configuration file (default ./klvscope.config.json when present)')
     .action(async (file: string, options: RuleOptions) => runRulesCheck(file, options));
+
+  const archive = program.command('archive').description('the files analysed into a data folder (see inspect --store)');
+  archive
+    .command('ls')
+    .description('list the archived files: hash, size, last update, cached stages, path')
+    .option('--store <dir>', 'data folder (default $KLVSCOPE_DATA_DIR or ./data)')
+    .option('--json', 'print JSON')
+    .action(async (options: ArchiveOptions) => runArchiveList(options));
+  archive
+    .command('show')
+    .description('one archived file with its ingest runs')
+    .argument('<hash-or-path>', 'file hash (or a unique prefix) or the path of the file')
+    .option('--store <dir>', 'data folder (default $KLVSCOPE_DATA_DIR or ./data)')
+    .option('--json', 'print JSON')
+    .action(async (hashOrPath: string, options: ArchiveOptions) => runArchiveShow(hashOrPath, options));
+  archive
+    .command('rm')
+    .description('delete archived files: their cached stages, ingest runs and run databases')
+    .argument('<hash-or-path...>', 'file hashes (or unique prefixes) or paths')
+    .option('--store <dir>', 'data folder (default $KLVSCOPE_DATA_DIR or ./data)')
+    .action(async (hashes: string[], options: ArchiveOptions) => runArchiveRemove(hashes, options));
 
   program
     .command('klv')
@@ -112,7 +135,7 @@ async function main(argv: string[]): Promise<number> {
 /** Errors about the user's files (missing, unreadable, a directory) carry a stable ERR_FILE_* or ERR_NOT_A_FILE code. */
 function isUserFileError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code.startsWith('ERR_FILE') || code === 'ERR_NOT_A_FILE' || code === 'ERR_GENERATOR_OPTIONS' || code === 'ERR_FAULT_SPEC' || code.startsWith('ERR_PLUGIN') || code.startsWith('ERR_CONFIG') || code.startsWith('ERR_RULES') || code.startsWith('ERR_PROFILE') || code.startsWith('ERR_TEMPLATE'));
+  return typeof code === 'string' && (code.startsWith('ERR_FILE') || code === 'ERR_NOT_A_FILE' || code === 'ERR_GENERATOR_OPTIONS' || code === 'ERR_FAULT_SPEC' || code.startsWith('ERR_PLUGIN') || code.startsWith('ERR_CONFIG') || code.startsWith('ERR_RULES') || code.startsWith('ERR_PROFILE') || code.startsWith('ERR_TEMPLATE') || code === 'ERR_STORE_LOCKED' || code === 'ERR_STORE_SCHEMA_TOO_NEW' || code === 'ERR_NOT_TRANSPORT_STREAM');
 }
 
 // A reader that goes away (`klvscope klv FILE | head`) ends the output, not with a crash.

@@ -1,0 +1,110 @@
+/**
+ * One SQLite database file, held in memory by sql.js and written back whole
+ * by save(). sql.js has no file system of its own, so durability is ours:
+ * every save is atomic (atomic-write.ts), and a crash mid-save leaves the
+ * previous file intact.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Database } from 'sql.js';
+import { removeOrphanedTemporaries, writeFileAtomic } from './atomic-write.js';
+import { migrateDatabase, schemaVersionOf, type Migration, type MigrationOutcome } from './schema-migrations.js';
+import { loadSqlEngine } from './sql-engine.js';
+import { StoreError } from './store-error.js';
+
+export interface DatabaseFileOptions {
+  /** Names the database in error messages ('catalog', 'ingest run 42'). */
+  label: string;
+  /** Applied at open (schema-migrations.ts). */
+  migrations: readonly Migration[];
+  /** When false, a missing file is ERR_STORE_NOT_FOUND instead of a new empty database. Default true. */
+  create?: boolean;
+}
+
+export class DatabaseFile {
+  #db: Database | undefined;
+  /** Saves run one after another, so the file on disk only moves forward. */
+  #saving: Promise<void> = Promise.resolve();
+
+  private constructor(
+    readonly path: string,
+    readonly label: string,
+    db: Database,
+    /** The schema versions before and after the migrations run at open. */
+    readonly migration: MigrationOutcome,
+    /** False when open() started a new database (nothing on disk until the first save). */
+    readonly existed: boolean,
+  ) {
+    this.#db = db;
+  }
+
+  static async open(path: string, options: DatabaseFileOptions): Promise<DatabaseFile> {
+    const { label, migrations, create = true } = options;
+    await mkdir(dirname(path), { recursive: true });
+    await removeOrphanedTemporaries(path);
+    const bytes = await readExisting(path);
+    if (bytes === undefined && !create) {
+      throw new StoreError('ERR_STORE_NOT_FOUND', `${label} database not found at ${path}`, { label, path });
+    }
+    const SQL = await loadSqlEngine();
+    const db = new SQL.Database(bytes);
+    try {
+      // sql.js reads the header lazily: the first statement tells a bad file.
+      schemaVersionOf(db);
+    } catch (error) {
+      db.close();
+      throw new StoreError('ERR_STORE_CORRUPT', `${label} at ${path} is not a readable SQLite database: ${(error as Error).message}`, { label, path }, { cause: error });
+    }
+    try {
+      const migration = migrateDatabase(db, migrations, `${label} at ${path}`);
+      return new DatabaseFile(path, label, db, migration, bytes !== undefined);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  get isOpen(): boolean {
+    return this.#db !== undefined;
+  }
+
+  /** The in-memory database; changes reach the disk at the next save(). */
+  get db(): Database {
+    if (this.#db === undefined) throw new StoreError('ERR_STORE_CLOSED', `${this.label} at ${this.path} is closed`, { label: this.label, path: this.path });
+    return this.#db;
+  }
+
+  get schemaVersion(): number {
+    return schemaVersionOf(this.db);
+  }
+
+  /**
+   * Writes the database as it is now. The snapshot is taken when save() is
+   * called, so later changes wait for the next save. Never call it inside a
+   * transaction: the snapshot would hold the uncommitted half.
+   */
+  save(): Promise<void> {
+    const bytes = this.db.export();
+    const written = this.#saving.then(() => writeFileAtomic(this.path, bytes));
+    this.#saving = written.catch(() => undefined); // one failed save does not block the next
+    return written;
+  }
+
+  /** Waits for pending saves, then frees the memory. Does not save: call save() first to keep changes. */
+  async close(): Promise<void> {
+    const db = this.#db;
+    if (db === undefined) return;
+    this.#db = undefined;
+    await this.#saving;
+    db.close();
+  }
+}
+
+async function readExisting(path: string): Promise<Uint8Array | undefined> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * A raw dataset as text for download, in JSON, NDJSON or CSV, made while it
+ * is sent: rows are stepped from a statement and leave in chunks of about
+ * `chunkBytes`, so an export of millions of rows never holds them all.
+ *
+ *   json    {"total":N,"rows":[...],"nextCursor":...}   (the shape of readDataset)
+ *   ndjson  one row per line, LF
+ *   csv     a header row of the field names, then one record per row (csv-format.ts)
+ *
+ * Unlike readDataset, an export without `limit` gives every row (after
+ * `offset` or `cursor`); a given limit may exceed MAX_DATASET_LIMIT.
+ * Non-finite numbers in nested values (none of our decoders makes them)
+ * become null in JSON, as JSON.stringify has it.
+ */
+import type { Database } from 'sql.js';
+import { csvLine } from './csv-format.js';
+import { DatasetError } from './dataset-error.js';
+import { countDatasetRows, datasetRows, planDatasetQuery, type DatasetQuery, type DatasetQueryOptions } from './dataset-query.js';
+import type { DatasetRow } from './observation-row-codec.js';
+import type { RawDatasetDefinition } from './raw-datasets.js';
+
+export const DATASET_FORMATS = ['json', 'ndjson', 'csv'] as const;
+export type DatasetFormat = (typeof DATASET_FORMATS)[number];
+
+/** The Content-Type of each format. */
+export const DATASET_MEDIA_TYPES: Readonly<Record<DatasetFormat, string>> = {
+  json: 'application/json; charset=utf-8',
+  ndjson: 'application/x-ndjson; charset=utf-8',
+  csv: 'text/csv; charset=utf-8; header=present',
+};
+
+export const DEFAULT_CHUNK_BYTES = 64 * 1024;
+
+export interface DatasetExportOptions extends DatasetQueryOptions {
+  /** About how many characters a chunk holds before it is handed on; default 64 KiB. */
+  chunkBytes?: number;
+}
+
+/** An export ready to run: its total is known before the first chunk (for a header); iterating it makes the text. */
+export interface DatasetExport extends Iterable<string> {
+  readonly dataset: RawDatasetDefinition;
+  readonly format: DatasetFormat;
+  readonly mediaType: string;
+  /** Rows matching the filters in the whole dataset. */
+  readonly total: number;
+  /** Rows made into text so far. */
+  readonly rows: number;
+  /** After the chunks were all read: the cursor of the rows that follow (with a limit), or null. */
+  readonly nextCursor: string | null;
+}
+
+export interface DatasetExportSummary {
+  total: number;
+  /** Rows written. */
+  rows: number;
+  nextCursor: string | null;
+}
+
+function datasetFormat(format: string): DatasetFormat {
+  if (!(DATASET_FORMATS as readonly string[]).includes(format)) {
+    throw new DatasetError('ERR_DATASET_INVALID_PARAMETER', `format must be one of ${DATASET_FORMATS.join(', ')}, got '${format}'`, {
+      parameter: 'format',
+      value: format,
+      allowed: DATASET_FORMATS,
+    });
+  }
+  return format as DatasetFormat;
+}
+
+function chunkSize(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_CHUNK_BYTES;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new DatasetError('ERR_DATASET_INVALID_PARAMETER', `chunkBytes must be a whole number of at least 1, got ${value}`, { parameter: 'chunkBytes', value });
+  }
+  return value;
+}
+
+interface RowFormat {
+  head(total: number): string;
+  row(row: DatasetRow, index: number): string;
+  tail(nextCursor: string | null): string;
+}
+
+function rowFormat(format: DatasetFormat, fields: readonly string[]): RowFormat {
+  switch (format) {
+    case 'json':
+      return {
+        head: (total) => `{"total":${total},"rows":[`,
+        row: (row, index) => (index === 0 ? '' : ',') + JSON.stringify(row),
+        tail: (nextCursor) => `],"nextCursor":${JSON.stringify(nextCursor)}}`,
+      };
+    case 'ndjson':
+      return { head: () => '', row: (row) => `${JSON.stringify(row)}\n`, tail: () => '' };
+    case 'csv':
+      return { head: () => csvLine(fields), row: (row) => csvLine(fields.map((field) => row[field])), tail: () => '' };
+  }
+}
+
+/**
+ * Checks the request and counts its rows (ERR_DATASET_UNKNOWN or
+ * ERR_DATASET_INVALID_PARAMETER here, before any text), and returns the
+ * export to iterate.
+ */
+export function exportDataset(db: Database, name: string, format: string, options: DatasetExportOptions = {}): DatasetExport {
+  const checkedFormat = datasetFormat(format);
+  const chunkBytes = chunkSize(options.chunkBytes);
+  const query: DatasetQuery = planDatasetQuery(name, options, { defaultLimit: null, maxLimit: Number.MAX_SAFE_INTEGER });
+  const total = countDatasetRows(db, query);
+  const text = rowFormat(checkedFormat, query.dataset.fields);
+  let nextCursor: string | null = null;
+  let made = 0;
+  function* chunks(): Generator<string, void, undefined> {
+    made = 0;
+    let pending = text.head(total);
+    const rows = datasetRows(db, query);
+    try {
+      for (let step = rows.next(); ; step = rows.next()) {
+        if (step.done === true) {
+          nextCursor = step.value;
+          break;
+        }
+        pending += text.row(step.value, made++);
+        if (pending.length >= chunkBytes) {
+          yield pending;
+          pending = '';
+        }
+      }
+    } finally {
+      // A consumer that stops early (a client gone) must not leave the statement open.
+      rows.return(null);
+    }
+    pending += text.tail(nextCursor);
+    if (pending !== '') yield pending;
+  }
+  return {
+    dataset: query.dataset,
+    format: checkedFormat,
+    mediaType: DATASET_MEDIA_TYPES[checkedFormat],
+    total,
+    get rows() {
+      return made;
+    },
+    get nextCursor() {
+      return nextCursor;
+    },
+    [Symbol.iterator]: chunks,
+  };
+}
+
+/**
+ * Writes a dataset export chunk by chunk, awaiting `write` each time (so a
+ * slow client slows the reading, not the memory).
+ */
+export async function writeDataset(
+  db: Database,
+  name: string,
+  options: DatasetExportOptions,
+  format: string,
+  write: (text: string) => void | Promise<void>,
+): Promise<DatasetExportSummary> {
+  const output = exportDataset(db, name, format, options);
+  for (const chunk of output) await write(chunk);
+  return { total: output.total, rows: output.rows, nextCursor: output.nextCursor };
+}

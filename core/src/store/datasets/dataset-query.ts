@@ -1,0 +1,190 @@
+/**
+ * Reading a raw dataset: its parameters checked into one query (filters,
+ * keyset or offset paging), the total of the rows the filters match, and
+ * the rows themselves, stepped from a statement in `seq` order.
+ *
+ * Empty strings count as absent (`?types=&cursor=` is a first, unfiltered
+ * page). A filter the dataset does not take is an error, not ignored: a
+ * client asking `klv/fields?types=...` would otherwise get rows it did not
+ * ask for.
+ */
+import type { Database, SqlValue } from 'sql.js';
+import type { PsiTableType, TsErrorType } from '../../kernel/observations.js';
+import { TS_ERROR_CATALOG } from '../../ts/ts-error-catalog.js';
+import { decodeDatasetCursor, encodeDatasetCursor } from './dataset-cursor.js';
+import { DatasetError } from './dataset-error.js';
+import { OBSERVATION_ROW_CODECS, type DatasetRow, type ObservationRowCodec } from './observation-row-codec.js';
+import { rawDataset, type DatasetFilter, type RawDatasetDefinition } from './raw-datasets.js';
+
+export const DEFAULT_DATASET_LIMIT = 1000;
+export const MAX_DATASET_LIMIT = 100_000;
+
+/** The table types `tableType` accepts (inspection-service.md, common parameters). */
+export const TABLE_TYPE_FILTER_VALUES: readonly PsiTableType[] = ['PAT', 'PMT'];
+/** The error types `types` accepts: every type the TS parser reports. */
+export const TS_ERROR_TYPES: readonly TsErrorType[] = Object.keys(TS_ERROR_CATALOG) as TsErrorType[];
+
+export interface DatasetQueryOptions {
+  /** Rows per page: 1 to MAX_DATASET_LIMIT, default DEFAULT_DATASET_LIMIT. Numbers or decimal text (query strings). */
+  limit?: number | string;
+  /** Rows to skip; not together with `cursor`. */
+  offset?: number | string;
+  /** The `nextCursor` of the previous page: the rows after it. */
+  cursor?: string;
+  /** `mpegts/table-positions` only: `PAT` or `PMT`. */
+  tableType?: string;
+  /** `mpegts/errors` only: error types, comma-separated and/or as a list. */
+  types?: string | readonly string[];
+}
+
+export interface DatasetPage {
+  /** Rows matching the filters, in the whole dataset (not only this page). */
+  total: number;
+  rows: DatasetRow[];
+  /** Cursor of the next page, or null when this page ends the dataset. */
+  nextCursor: string | null;
+}
+
+/** A checked dataset request. */
+export interface DatasetQuery {
+  readonly dataset: RawDatasetDefinition;
+  readonly codec: ObservationRowCodec;
+  /** The filter conditions joined by AND, or '' for none. */
+  readonly filter: string;
+  readonly filterParams: readonly SqlValue[];
+  /** Rows with a seq above this only (from the cursor), or null. */
+  readonly afterSeq: number | null;
+  readonly offset: number;
+  /** Rows to give at most; null for all. */
+  readonly limit: number | null;
+}
+
+export interface DatasetPaging {
+  /** The limit when none is given; null for all rows. */
+  defaultLimit: number | null;
+  maxLimit: number;
+}
+
+function invalid(parameter: string, value: unknown, message: string, extra: Record<string, unknown> = {}): DatasetError {
+  return new DatasetError('ERR_DATASET_INVALID_PARAMETER', message, { parameter, value, ...extra });
+}
+
+function given<T>(value: T | undefined): value is T {
+  return value !== undefined && value !== '';
+}
+
+function wholeNumber(parameter: string, value: number | string, min: number, max: number): number {
+  const number = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(number) || number < min || number > max) {
+    throw invalid(parameter, value, `${parameter} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  }
+  return number;
+}
+
+function assertFilterApplies(dataset: RawDatasetDefinition, filter: DatasetFilter, value: unknown): void {
+  if (!dataset.filters.includes(filter)) {
+    throw invalid(filter, value, `dataset ${dataset.name} takes no ${filter} filter${dataset.filters.length > 0 ? ` (it takes ${dataset.filters.join(', ')})` : ''}`);
+  }
+}
+
+function tableTypeFilter(tableType: string): string {
+  if (!(TABLE_TYPE_FILTER_VALUES as readonly string[]).includes(tableType)) {
+    throw invalid('tableType', tableType, `tableType must be ${TABLE_TYPE_FILTER_VALUES.join(' or ')}, got '${tableType}'`, { allowed: TABLE_TYPE_FILTER_VALUES });
+  }
+  return tableType;
+}
+
+function errorTypesFilter(types: string | readonly string[]): string[] {
+  const list = (typeof types === 'string' ? [types] : types).flatMap((entry) => entry.split(',')).map((entry) => entry.trim());
+  const chosen = [...new Set(list.filter((entry) => entry !== ''))];
+  for (const type of chosen) {
+    if (!(TS_ERROR_TYPES as readonly string[]).includes(type)) {
+      throw invalid('types', types, `unknown error type '${type}' in types (known: ${TS_ERROR_TYPES.join(', ')})`, { unknown: type, allowed: TS_ERROR_TYPES });
+    }
+  }
+  return chosen;
+}
+
+/** Checks a request for dataset `name`; ERR_DATASET_UNKNOWN or ERR_DATASET_INVALID_PARAMETER when it cannot be served. */
+export function planDatasetQuery(name: string, options: DatasetQueryOptions, paging: DatasetPaging): DatasetQuery {
+  const dataset = rawDataset(name);
+  const codec = OBSERVATION_ROW_CODECS.find((c) => c.kind === dataset.kind) as ObservationRowCodec;
+  const conditions: string[] = [];
+  const filterParams: SqlValue[] = [];
+  if (given(options.tableType)) {
+    assertFilterApplies(dataset, 'tableType', options.tableType);
+    conditions.push('table_type = ?');
+    filterParams.push(tableTypeFilter(options.tableType));
+  }
+  if (given(options.types)) {
+    assertFilterApplies(dataset, 'types', options.types);
+    const types = errorTypesFilter(options.types);
+    if (types.length > 0) {
+      conditions.push(`type IN (${types.map(() => '?').join(', ')})`);
+      filterParams.push(...types);
+    }
+  }
+  if (given(options.offset) && given(options.cursor)) {
+    throw invalid('cursor', options.cursor, 'give either offset or cursor, not both');
+  }
+  const limit = given(options.limit) ? wholeNumber('limit', options.limit, 1, paging.maxLimit) : paging.defaultLimit;
+  return {
+    dataset,
+    codec,
+    filter: conditions.join(' AND '),
+    filterParams,
+    afterSeq: given(options.cursor) ? decodeDatasetCursor(options.cursor) : null,
+    offset: given(options.offset) ? wholeNumber('offset', options.offset, 0, Number.MAX_SAFE_INTEGER) : 0,
+    limit,
+  };
+}
+
+/** How many rows of the dataset the query's filters match (paging aside). */
+export function countDatasetRows(db: Database, query: DatasetQuery): number {
+  const where = query.filter === '' ? '' : ` WHERE ${query.filter}`;
+  const [result] = db.exec(`SELECT count(*) FROM "${query.codec.table}"${where}`, [...query.filterParams]);
+  return Number(result.values[0][0]);
+}
+
+/**
+ * The query's rows in `seq` order, one statement step at a time. Its return
+ * value is the cursor of the next page: null when no row follows.
+ */
+export function* datasetRows(db: Database, query: DatasetQuery): Generator<DatasetRow, string | null, undefined> {
+  const conditions = query.filter === '' ? [] : [query.filter];
+  const params: SqlValue[] = [...query.filterParams];
+  if (query.afterSeq !== null) {
+    conditions.push('seq > ?');
+    params.push(query.afterSeq);
+  }
+  // One row beyond the limit tells whether a next page exists; -1 is SQLite's "no limit".
+  params.push(query.limit === null ? -1 : query.limit + 1, query.offset);
+  const where = conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`;
+  const statement = db.prepare(`${query.codec.selectSql}${where} ORDER BY seq LIMIT ? OFFSET ?`, params);
+  try {
+    let delivered = 0;
+    let lastSeq = 0;
+    while (statement.step()) {
+      const row = statement.get();
+      if (delivered === query.limit) return encodeDatasetCursor(lastSeq);
+      lastSeq = row[0] as number;
+      delivered++;
+      yield query.codec.decodeDatasetRow(row);
+    }
+    return null;
+  } finally {
+    statement.free();
+  }
+}
+
+/** One page of a raw dataset (at most MAX_DATASET_LIMIT rows, held in memory; see dataset-export.ts to stream). */
+export function readDataset(db: Database, name: string, options: DatasetQueryOptions = {}): DatasetPage {
+  const query = planDatasetQuery(name, options, { defaultLimit: DEFAULT_DATASET_LIMIT, maxLimit: MAX_DATASET_LIMIT });
+  const total = countDatasetRows(db, query);
+  const rows: DatasetRow[] = [];
+  const iterator = datasetRows(db, query);
+  for (let step = iterator.next(); ; step = iterator.next()) {
+    if (step.done === true) return { total, rows, nextCursor: step.value };
+    rows.push(step.value);
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * The schema of a run database's raw datasets: one table per observation
+ * kind (observation-columns.ts says how each field maps to a column).
+ *
+ * `seq INTEGER PRIMARY KEY` is the observation's place in the engine's
+ * emission order across all kinds, so replay can merge the tables back into
+ * one stream, and keyset paging (`seq > ?`) is stable. It is the rowid, so
+ * ordering by it needs no index. The two filtered columns (`table_type`,
+ * the ts-error `type`) are indexed for their counts; the high-volume tables
+ * get no index, so inserts stay appends.
+ *
+ * Migrations are append-only: a released one is never edited; a schema
+ * change is a new entry with the next version.
+ */
+import type { Database } from 'sql.js';
+import type { Migration } from '../schema-migrations.js';
+
+/** A migration of the run database, with its SQL for those who apply it themselves. */
+export interface RawDatasetMigration extends Migration {
+  readonly sql: string;
+}
+
+const POSITION = `
+  seq INTEGER PRIMARY KEY,
+  "offset" INTEGER NOT NULL,
+  packet_index INTEGER NOT NULL,
+  t REAL,
+  pid INTEGER NOT NULL`;
+
+const OBSERVATION_TABLES_V1 = `
+CREATE TABLE pcr (${POSITION},
+  pcr_27mhz INTEGER NOT NULL,
+  discontinuity INTEGER NOT NULL
+);
+CREATE TABLE discontinuity (${POSITION},
+  has_pcr INTEGER NOT NULL
+);
+CREATE TABLE psi_section (${POSITION},
+  table_id INTEGER NOT NULL,
+  table_type TEXT NOT NULL,
+  table_id_extension INTEGER NOT NULL,
+  version INTEGER NOT NULL,
+  section_number INTEGER NOT NULL,
+  last_section_number INTEGER NOT NULL,
+  section_length INTEGER NOT NULL
+);
+CREATE INDEX psi_section_by_table_type ON psi_section (table_type);
+CREATE TABLE pat (${POSITION},
+  transport_stream_id INTEGER NOT NULL,
+  version INTEGER NOT NULL,
+  programs TEXT NOT NULL
+);
+CREATE TABLE pmt (${POSITION},
+  program_number INTEGER NOT NULL,
+  version INTEGER NOT NULL,
+  pcr_pid INTEGER NOT NULL,
+  program_descriptors TEXT NOT NULL,
+  streams TEXT NOT NULL
+);
+CREATE TABLE pes (${POSITION},
+  stream_id INTEGER NOT NULL,
+  pes_packet_length INTEGER NOT NULL,
+  pts_90khz INTEGER,
+  dts_90khz INTEGER,
+  random_access INTEGER NOT NULL
+);
+CREATE TABLE ts_error (${POSITION},
+  type TEXT NOT NULL,
+  severity TEXT NOT NULL,
+  tr101290 TEXT,
+  message TEXT NOT NULL,
+  details TEXT
+);
+CREATE INDEX ts_error_by_type ON ts_error (type);
+CREATE TABLE pid_stats (${POSITION},
+  packets INTEGER NOT NULL,
+  bytes INTEGER NOT NULL,
+  pes_count INTEGER NOT NULL,
+  pes_with_pts INTEGER NOT NULL,
+  pes_with_dts INTEGER NOT NULL,
+  pcr_count INTEGER NOT NULL,
+  continuity_errors INTEGER NOT NULL,
+  transport_errors INTEGER NOT NULL,
+  scrambled_packets INTEGER NOT NULL,
+  discontinuities INTEGER NOT NULL
+);
+CREATE TABLE klv_packet (${POSITION},
+  klv_index INTEGER NOT NULL,
+  carriage TEXT NOT NULL,
+  key_hex TEXT NOT NULL,
+  key_name TEXT,
+  length INTEGER NOT NULL,
+  raw BLOB NOT NULL,
+  pts_90khz INTEGER
+);
+CREATE TABLE metadata_packet (${POSITION},
+  klv_index INTEGER NOT NULL,
+  standard TEXT NOT NULL,
+  key_name TEXT NOT NULL,
+  version INTEGER,
+  timestamp_micros INTEGER,
+  checksum TEXT,
+  pts_90khz INTEGER,
+  items TEXT NOT NULL
+);
+CREATE TABLE klv_field (${POSITION},
+  klv_index INTEGER NOT NULL,
+  tag INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  raw_hex TEXT NOT NULL,
+  value TEXT NOT NULL,
+  units TEXT
+);
+CREATE TABLE klv_error (${POSITION},
+  klv_index INTEGER,
+  type TEXT NOT NULL,
+  severity TEXT NOT NULL,
+  tag INTEGER,
+  message TEXT NOT NULL,
+  citation TEXT NOT NULL,
+  details TEXT
+);
+`;
+
+function migration(version: number, name: string, sql: string): RawDatasetMigration {
+  return { version, name, sql, up: (db: Database) => db.exec(sql) };
+}
+
+/**
+ * The run database's migrations, for the store's migrateDatabase (the
+ * store's RUN_DATABASE_MIGRATIONS should be these).
+ */
+export const RAW_DATASET_MIGRATIONS: readonly RawDatasetMigration[] = [migration(1, 'observation tables', OBSERVATION_TABLES_V1)];

@@ -1,0 +1,94 @@
+/**
+ * The stored observations of a run, read back as the engine emitted them:
+ * a k-way merge of the per-kind tables on `seq`, each read through its own
+ * statement in `seq` order, so no table is ever loaded whole. What comes
+ * out is deep-equal, in the same order, to what the writer was given: the
+ * `process` stage re-runs the checks over it instead of the file.
+ */
+import type { Database, SqlValue, Statement } from 'sql.js';
+import type { Observation, ObservationSink } from '../../kernel/observations.js';
+import { OBSERVATION_ROW_CODECS, type ObservationRowCodec } from './observation-row-codec.js';
+
+/** Observations between two yields to the event loop in replayObservationsInto. */
+export const REPLAY_BATCH = 10_000;
+
+interface TableCursor {
+  readonly codec: ObservationRowCodec;
+  readonly statement: Statement;
+  row: SqlValue[];
+  seq: number;
+}
+
+/**
+ * Every stored observation in emission order. Synchronous (sql.js is), so it
+ * fits `runObservations`, which yields between batches; leaving the loop
+ * early (break, throw) frees the statements.
+ */
+export function* replayObservations(db: Database): Generator<Observation, void, undefined> {
+  const cursors: TableCursor[] = [];
+  try {
+    for (const codec of OBSERVATION_ROW_CODECS) {
+      const cursor: TableCursor = { codec, statement: db.prepare(`${codec.selectSql} ORDER BY seq`), row: [], seq: 0 };
+      cursors.push(cursor); // before the first step, so `finally` frees it if that throws
+      if (!advance(cursor)) {
+        cursors.pop();
+        cursor.statement.free();
+      }
+    }
+    while (cursors.length > 0) {
+      // The table with the smallest next seq, and the next smallest of the others: the first one can be
+      // drained without comparing again up to that bound (runs of one kind are long: PES, KLV fields).
+      let first = 0;
+      for (let i = 1; i < cursors.length; i++) if (cursors[i].seq < cursors[first].seq) first = i;
+      let bound = Infinity;
+      for (let i = 0; i < cursors.length; i++) if (i !== first && cursors[i].seq < bound) bound = cursors[i].seq;
+      const cursor = cursors[first];
+      let more = true;
+      while (more && cursor.seq < bound) {
+        yield cursor.codec.decodeObservation(cursor.row);
+        more = advance(cursor);
+      }
+      if (!more) {
+        cursors.splice(first, 1);
+        cursor.statement.free();
+      }
+    }
+  } finally {
+    for (const cursor of cursors) cursor.statement.free();
+  }
+}
+
+function advance(cursor: TableCursor): boolean {
+  if (!cursor.statement.step()) return false;
+  cursor.row = cursor.statement.get();
+  cursor.seq = cursor.row[0] as number;
+  return true;
+}
+
+export interface ReplayOptions {
+  /** Stops the replay (it rejects with the signal's reason) between batches. */
+  signal?: AbortSignal;
+  /** Called after each batch with the number of observations replayed so far. */
+  onProgress?: (replayed: number) => void;
+}
+
+/**
+ * Feeds every stored observation, in emission order, to `sink`, yielding to
+ * the event loop every REPLAY_BATCH observations so a replay of millions of
+ * rows can be watched and cancelled. Resolves to the number replayed.
+ */
+export async function replayObservationsInto(db: Database, sink: ObservationSink, options: ReplayOptions = {}): Promise<number> {
+  const { signal, onProgress } = options;
+  signal?.throwIfAborted();
+  let replayed = 0;
+  for (const observation of replayObservations(db)) {
+    sink(observation);
+    if (++replayed % REPLAY_BATCH === 0) {
+      onProgress?.(replayed);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      signal?.throwIfAborted();
+    }
+  }
+  onProgress?.(replayed);
+  return replayed;
+}

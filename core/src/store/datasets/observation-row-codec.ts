@@ -1,0 +1,130 @@
+/**
+ * Observations to table rows and back, driven by the column layout
+ * (observation-columns.ts). A row is `[seq, ...columns]` as sql.js binds and
+ * returns it. Decoding gives an observation deep-equal to the one encoded
+ * (same properties, optional ones absent when they were), or a dataset row:
+ * the same fields without `kind`, with `seq`, bytes as hex and every column
+ * present (an absent optional field is null there, so rows share one shape).
+ */
+import type { SqlValue } from 'sql.js';
+import type { ObservationKind, ObservationOf } from '../../kernel/observations.js';
+import { bytesToHex } from '../../klv/hex.js';
+import { decodeJsonValue, encodeJsonValue } from './lossless-json.js';
+import { OBSERVATION_TABLE_LIST, type ObservationColumn, type ObservationTable } from './observation-columns.js';
+
+/** A raw dataset row: `seq` and the observation's fields, JSON-able. */
+export type DatasetRow = Record<string, unknown>;
+
+export interface ObservationRowCodec<K extends ObservationKind = ObservationKind> {
+  readonly kind: K;
+  readonly table: string;
+  readonly columns: readonly ObservationColumn[];
+  /** `INSERT INTO <table> (seq, ...) VALUES (?, ...)`. */
+  readonly insertSql: string;
+  /** `SELECT seq, ... FROM <table>`, to be followed by WHERE / ORDER BY. */
+  readonly selectSql: string;
+  /** The dataset row's field names, in column order: `seq` first. */
+  readonly datasetFields: readonly string[];
+  /** Fills `row` with `[seq, ...columns]` of the observation (a row array reused across calls). */
+  encode(observation: ObservationOf<K>, seq: number, row: SqlValue[]): void;
+  decodeObservation(row: readonly SqlValue[]): ObservationOf<K>;
+  decodeDatasetRow(row: readonly SqlValue[]): DatasetRow;
+}
+
+function quoted(identifier: string): string {
+  return `"${identifier}"`;
+}
+
+// sql.js encodes a bound string to UTF-8 in JavaScript, a character at a time: for long JSON text (kilobytes per
+// metadata packet) binding the bytes of the native encoder, cast back to TEXT in SQL, measured twice as fast; for
+// short text (most KLV values) the encoder's call costs more than it saves.
+const utf8 = new TextEncoder();
+const LONG_TEXT = 256;
+
+function jsonText(value: unknown): string | Uint8Array {
+  const text = encodeJsonValue(value);
+  return text.length < LONG_TEXT ? text : utf8.encode(text);
+}
+
+function placeholder(column: ObservationColumn): string {
+  return column.type === 'json' ? 'CAST(? AS TEXT)' : '?';
+}
+
+function encodeValue(column: ObservationColumn, value: unknown): SqlValue {
+  if (value === undefined && column.optional) return null;
+  switch (column.type) {
+    case 'boolean':
+      return value ? 1 : 0;
+    case 'json':
+      return value === null && column.nullable ? null : jsonText(value);
+    default:
+      // integer, real, text, blob: sql.js binds numbers, strings, Uint8Array and null as they are.
+      return value as SqlValue;
+  }
+}
+
+function decodeValue(column: ObservationColumn, value: SqlValue): unknown {
+  switch (column.type) {
+    case 'boolean':
+      return value === 1;
+    case 'json':
+      return value === null ? null : decodeJsonValue(value as string);
+    default:
+      return value;
+  }
+}
+
+/** A stored NULL in an optional column means the property was absent. */
+function isAbsent(column: ObservationColumn, value: SqlValue): boolean {
+  return column.optional && value === null;
+}
+
+function datasetFieldName(column: ObservationColumn): string {
+  return column.type === 'blob' ? `${column.property}Hex` : column.property;
+}
+
+function createCodec<K extends ObservationKind>(layout: ObservationTable<K>): ObservationRowCodec<K> {
+  const { kind, table, columns } = layout;
+  const count = columns.length;
+  const names = ['seq', ...columns.map((c) => c.column)].map(quoted).join(', ');
+  return {
+    kind,
+    table,
+    columns,
+    insertSql: `INSERT INTO ${quoted(table)} (${names}) VALUES (?, ${columns.map(placeholder).join(', ')})`,
+    selectSql: `SELECT ${names} FROM ${quoted(table)}`,
+    datasetFields: ['seq', ...columns.map(datasetFieldName)],
+    encode(observation, seq, row) {
+      const source = observation as unknown as Record<string, unknown>;
+      row[0] = seq;
+      for (let i = 0; i < count; i++) row[i + 1] = encodeValue(columns[i], source[columns[i].property]);
+    },
+    decodeObservation(row) {
+      const observation: Record<string, unknown> = { kind };
+      for (let i = 0; i < count; i++) {
+        const column = columns[i];
+        const value = row[i + 1];
+        if (!isAbsent(column, value)) observation[column.property] = decodeValue(column, value);
+      }
+      return observation as unknown as ObservationOf<K>;
+    },
+    decodeDatasetRow(row) {
+      const out: DatasetRow = { seq: row[0] };
+      for (let i = 0; i < count; i++) {
+        const column = columns[i];
+        const value = row[i + 1];
+        if (column.type === 'blob') out[datasetFieldName(column)] = value === null ? null : bytesToHex(value as Uint8Array);
+        else out[column.property] = decodeValue(column, value);
+      }
+      return out;
+    },
+  };
+}
+
+/** The codec of every kind, in OBSERVATION_KINDS order (index = the kind's dispatch index). */
+export const OBSERVATION_ROW_CODECS: readonly ObservationRowCodec[] = OBSERVATION_TABLE_LIST.map((layout) => createCodec(layout));
+
+/** The codec of a kind. */
+export function rowCodecOf<K extends ObservationKind>(kind: K): ObservationRowCodec<K> {
+  return OBSERVATION_ROW_CODECS.find((codec) => codec.kind === kind) as unknown as ObservationRowCodec<K>;
+}

@@ -1,0 +1,34 @@
+/** The store's public entry (DESIGN.md "store/"). */
+export { Store, CATALOG_FILE_NAME, type StoreOptions } from './store.js';
+export { StoreError, type StoreErrorCode } from './store-error.js';
+export { defaultDataDir, DATA_DIR_ENV } from './data-dir.js';
+export { DataFolderLock, LOCK_FILE_NAME, type LockHolder } from './data-folder-lock.js';
+export { DatabaseFile, type DatabaseFileOptions } from './database-file.js';
+export { migrateDatabase, schemaVersionOf, type Migration, type MigrationOutcome } from './schema-migrations.js';
+export { inTransaction } from './sql-transaction.js';
+export { CATALOG_MIGRATIONS } from './catalog-schema.js';
+export { RUN_DATABASE_MIGRATIONS, RUNS_FOLDER, runDatabasePath, openRunDatabase, deleteRunDatabase, type RunDatabaseOptions } from './run-database.js';
+export { putFile, getFile, putFileRecord, getFileRecord, type FileRow, type FileRecordRow } from './catalog-files.js';
+export { putStagePayload, getStagePayload, cachedStages, deleteStagePayloads, CACHED_STAGES, type CachedStage, type StagePayloadRow } from './catalog-stages.js';
+export {
+  createIngestRun,
+  finishIngestRun,
+  getIngestRun,
+  listIngestRuns,
+  latestCompletedIngestRun,
+  markRunningRunsInterrupted,
+  deleteIngestRun,
+  INTERRUPTED_RUN_ERROR,
+  type IngestRunRow,
+  type IngestRunStatus,
+  type IngestRunEnd,
+  type IngestRunOutcome,
+  type NewIngestRun,
+} from './catalog-ingest-runs.js';
+export { listArchiveEntries, getArchiveEntry, findArchiveEntryByPath, deleteArchiveEntries, type ArchiveEntry } from './catalog-archive.js';
+export { putSession, getSession, listSessions, deleteSession, type SessionKind, type SessionRow } from './catalog-sessions.js';
+export { getConfigValue, setConfigValue, readConfig, deleteConfigValue } from './catalog-config.js';
+export { saveRuleTemplate, getRuleTemplate, listRuleTemplates, deleteRuleTemplate, type RuleTemplateRow } from './catalog-rule-templates.js';
+export { touchRecentSource, listRecentSources, removeRecentSource, type RecentSourceKind, type RecentSourceRow } from './catalog-recent-sources.js';
+export type { Database as SqlDatabase } from 'sql.js';
+export { createCheckPointWriter, readCheckPoints, deleteCheckPoints, CHECK_POINTS_SCHEMA, type CheckPointWriter, type CheckPointQuery, type CheckPointPage } from './run-check-points.js';

@@ -1,0 +1,29 @@
+/**
+ * sql.js (SQLite compiled to WebAssembly), initialised once per process and
+ * only when a database is first opened, so commands that never touch the
+ * store do not pay for compiling the wasm.
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { SqlJsStatic } from 'sql.js';
+
+let engine: Promise<SqlJsStatic> | undefined;
+
+export function loadSqlEngine(): Promise<SqlJsStatic> {
+  engine ??= startEngine().catch((error: unknown) => {
+    engine = undefined; // a failed start (e.g. a missing file) may be retried
+    throw error;
+  });
+  return engine;
+}
+
+async function startEngine(): Promise<SqlJsStatic> {
+  // Both the script and the wasm come from node_modules at run time, through
+  // a require esbuild does not follow: bundled into the CLI (scripts/bundle.mjs),
+  // sql.js's script would look for `__dirname`, which ES modules lack.
+  const requireAtRunTime = createRequire(import.meta.url);
+  const initSqlJs = requireAtRunTime('sql.js') as typeof import('sql.js');
+  const wasm = await readFile(requireAtRunTime.resolve('sql.js/dist/sql-wasm.wasm'));
+  // Handing over the bytes keeps sql.js from looking for the wasm itself.
+  return initSqlJs({ wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) });
+}

@@ -1,0 +1,38 @@
+/**
+ * The one error class of the store, with a stable `code` the gateway can map
+ * to an HTTP status (DESIGN.md "Errors"). Same shape as CoreError, whose code
+ * union lives in the kernel; the store keeps its own codes beside its code.
+ */
+export type StoreErrorCode =
+  /** Another process (or another open in this process) holds the data folder's lock. */
+  | 'ERR_STORE_LOCKED'
+  /** A database file was written by a newer klvscope than this one. */
+  | 'ERR_STORE_SCHEMA_TOO_NEW'
+  /** A migration failed; the database was left at its previous version. */
+  | 'ERR_STORE_MIGRATION_FAILED'
+  /** A file is not an SQLite database, or a column holds an unexpected value. */
+  | 'ERR_STORE_CORRUPT'
+  /** A database file that must exist does not. */
+  | 'ERR_STORE_NOT_FOUND'
+  /** An identifier cannot name a file (e.g. a run id with a slash). */
+  | 'ERR_STORE_INVALID_ID'
+  /** The store or database was used after close(). */
+  | 'ERR_STORE_CLOSED';
+
+export class StoreError extends Error {
+  override readonly name: string = 'StoreError';
+
+  constructor(
+    readonly code: StoreErrorCode,
+    message: string,
+    readonly details?: Readonly<Record<string, unknown>>,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+
+  /** The shape of the gateway's error body: `{ code, message, details }`. */
+  toJSON(): { code: StoreErrorCode; message: string; details?: Readonly<Record<string, unknown>> } {
+    return this.details === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, details: this.details };
+  }
+}

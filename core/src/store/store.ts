@@ -1,0 +1,100 @@
+/**
+ * The store: a data folder holding the catalog database and one database per
+ * ingest run, owned by one process at a time (data-folder-lock.ts).
+ */
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { CATALOG_MIGRATIONS } from './catalog-schema.js';
+import { markRunningRunsInterrupted } from './catalog-ingest-runs.js';
+import { DataFolderLock } from './data-folder-lock.js';
+import { defaultDataDir } from './data-dir.js';
+import { DatabaseFile } from './database-file.js';
+import { deleteRunDatabase, openRunDatabase, runDatabasePath, type RunDatabaseOptions } from './run-database.js';
+import { StoreError } from './store-error.js';
+
+export const CATALOG_FILE_NAME = 'catalog.sqlite';
+
+export interface StoreOptions {
+  /** Default: defaultDataDir(), i.e. KLVSCOPE_DATA_DIR or ./data. */
+  dataDir?: string;
+}
+
+export class Store {
+  #closed = false;
+
+  private constructor(
+    /** Absolute. */
+    readonly dataDir: string,
+    readonly catalog: DatabaseFile,
+    private readonly lock: DataFolderLock,
+    /** Runs left 'running' by a process that died, marked 'interrupted' by this open. */
+    readonly interruptedRunIds: readonly string[],
+  ) {}
+
+  /**
+   * Takes the data folder (creating it if needed), opens and migrates the
+   * catalog, marks the runs a dead process left running as interrupted, and
+   * saves. Throws ERR_STORE_LOCKED when another process holds the folder.
+   */
+  static async open(options: StoreOptions = {}): Promise<Store> {
+    const dataDir = resolve(options.dataDir ?? defaultDataDir());
+    await mkdir(dataDir, { recursive: true });
+    const lock = await DataFolderLock.acquire(dataDir);
+    let catalog: DatabaseFile | undefined;
+    try {
+      catalog = await DatabaseFile.open(join(dataDir, CATALOG_FILE_NAME), { label: 'catalog', migrations: CATALOG_MIGRATIONS });
+      // Safe only under the lock: no live process can own a 'running' run now.
+      const interrupted = markRunningRunsInterrupted(catalog.db);
+      // Also writes a new catalog and a migrated one at once.
+      await catalog.save();
+      // An interrupted run's rows are incomplete and nothing will read them: free the space.
+      for (const id of interrupted) await deleteRunDatabase(dataDir, id);
+      return new Store(dataDir, catalog, lock, interrupted);
+    } catch (error) {
+      await catalog?.close();
+      await lock.release();
+      throw error;
+    }
+  }
+
+  get isOpen(): boolean {
+    return !this.#closed;
+  }
+
+  /** Writes the catalog atomically; call after each change that must survive a crash. */
+  saveCatalog(): Promise<void> {
+    this.assertOpen();
+    return this.catalog.save();
+  }
+
+  runDatabasePath(runId: string): string {
+    return runDatabasePath(this.dataDir, runId);
+  }
+
+  /** Opens (or with `create`, makes) a run's database; the caller saves and closes it. */
+  openRunDatabase(runId: string, options?: RunDatabaseOptions): Promise<DatabaseFile> {
+    this.assertOpen();
+    return openRunDatabase(this.dataDir, runId, options);
+  }
+
+  deleteRunDatabase(runId: string): Promise<boolean> {
+    this.assertOpen();
+    return deleteRunDatabase(this.dataDir, runId);
+  }
+
+  /** Saves the catalog, closes it and releases the data folder. Run databases are their openers' to close. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      await this.catalog.save();
+    } finally {
+      await this.catalog.close();
+      await this.lock.release();
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.#closed) throw new StoreError('ERR_STORE_CLOSED', `the store of ${this.dataDir} is closed`, { dataDir: this.dataDir });
+  }
+}

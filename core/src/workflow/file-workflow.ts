@@ -1,0 +1,324 @@
+/**
+ * The file workflow: `analyze`, `ingest`, `process`, `report` over one
+ * store. Each stage's payload is cached under the compatibility key
+ * (compatibility-key.ts), so a stage already done for an unchanged file
+ * with the same parser (and, from `process` on, the same checks and rules)
+ * is read back instead of run again. `process` re-runs the checks over the
+ * observations stored by the latest completed ingest run, not over the file.
+ *
+ * Saves: the catalog after each stage, a run's database when it is written;
+ * a run is marked completed only after its database is on disk, so a crash
+ * or a cancel never leaves a completed run with missing rows.
+ */
+import type { Database } from 'sql.js';
+import type { Point } from '../kernel/check-point.js';
+import { parseCheckRules } from '../kernel/check-rules.js';
+import type { AnyCheck } from '../kernel/define-check.js';
+import type { Demuxer, DemuxerFactory } from '../kernel/demuxer-factory.js';
+import type { ObservationSink, Severity } from '../kernel/observations.js';
+import { runObservations, runPipeline, type ByteSource } from '../kernel/pipeline.js';
+import { KlvSummaryBuilder } from '../klv/klv-summary.js';
+import { createKlvAwareTsDemuxer } from '../klv/st1402-demuxer.js';
+import { InventoryBuilder } from '../ts/inventory.js';
+import { getStagePayload, putStagePayload, type CachedStage } from '../store/catalog-stages.js';
+import { createIngestRun, finishIngestRun, getIngestRun, latestCompletedIngestRun, type IngestRunRow } from '../store/catalog-ingest-runs.js';
+import { createCheckPointWriter, deleteCheckPoints } from '../store/run-check-points.js';
+import type { DatabaseFile } from '../store/database-file.js';
+import type { Store } from '../store/store.js';
+import { createObservationWriter, replayObservations } from '../store/datasets/index.js';
+import { WORKFLOW_STAGES, compatibilityKey, type CompatibilityKey, type WorkflowStage } from './compatibility-key.js';
+import { identifyFile, type FileIdentity } from './file-identity.js';
+import type { AnalyzePayload, IngestPayload, InspectionResult, ProcessPayload, ProcessedCheck, ReportPayload, StageOutcome } from './stage-payloads.js';
+import { TOP_VIOLATIONS_PER_CHECK } from './stage-payloads.js';
+import { buildReport } from './report-builder.js';
+import { WorkflowError } from './workflow-error.js';
+
+/** Opens a file as a byte source (the file adapter's readFileChunks), with its size. */
+export interface FileSourceOpener {
+  size(path: string): Promise<number>;
+  open(path: string, options: { signal?: AbortSignal }): ByteSource;
+}
+
+export interface FileWorkflowOptions {
+  store: Store;
+  files: FileSourceOpener;
+  checks: readonly AnyCheck[];
+  /** Rule slices by check id, as configured; a check absent here runs on its defaults. */
+  rules?: Readonly<Record<string, unknown>>;
+  /** Default: the KLV-aware MPEG-TS demuxer. */
+  demuxerFactory?: DemuxerFactory;
+  clock?: () => number;
+}
+
+export type ProgressPhase = 'hash' | 'analyze' | 'ingest';
+
+export interface StageRunOptions {
+  signal?: AbortSignal;
+  /**
+   * Bytes done of the file in the current phase: 'hash' (an unknown or
+   * changed file), then 'analyze' and 'ingest' (each a read of the file).
+   * `process` reads no file, so it reports none.
+   */
+  onProgress?: (bytesDone: number, bytesTotal: number, phase: ProgressPhase) => void;
+}
+
+export class FileWorkflow {
+  readonly key: CompatibilityKey;
+  private readonly store: Store;
+  private readonly files: FileSourceOpener;
+  private readonly checks: readonly AnyCheck[];
+  private readonly rules: Readonly<Record<string, unknown>>;
+  private readonly demuxerFactory: DemuxerFactory;
+  private readonly now: () => number;
+
+  constructor(options: FileWorkflowOptions) {
+    this.store = options.store;
+    this.files = options.files;
+    this.checks = options.checks;
+    this.rules = options.rules ?? {};
+    this.demuxerFactory = options.demuxerFactory ?? createKlvAwareTsDemuxer;
+    this.now = options.clock ?? Date.now;
+    // The effective rules (defaults applied) make the key: a default that changes with a check's version changes the key too.
+    const effective = Object.fromEntries(this.checks.map((check) => [check.id, parseCheckRules(check, this.rules[check.id])]));
+    this.key = compatibilityKey(this.checks, effective);
+  }
+
+  private get catalog(): Database {
+    return this.store.catalog.db;
+  }
+
+  /** The file's hash (from its record when unchanged) and the catalog saved with the record. */
+  async identify(path: string, options: StageRunOptions = {}): Promise<FileIdentity> {
+    let file: FileIdentity;
+    try {
+      file = await identifyFile(this.catalog, path, { signal: options.signal, onProgress: (done, total) => options.onProgress?.(done, total, 'hash') });
+    } catch (cause) {
+      throw unreadable(path, cause);
+    }
+    if (file.hashed) await this.store.saveCatalog();
+    return file;
+  }
+
+  /** The stage payload cached for a file under the current key, if any. */
+  cached<T>(hash: string, stage: CachedStage): T | undefined {
+    const keyOf = stage === 'process' ? this.key.checkKey : this.key.parseKey;
+    const row = getStagePayload<T>(this.catalog, hash, stage, keyOf);
+    if (!row) return undefined;
+    // A cached ingest or process payload is only good while its run is still stored as completed.
+    const runId = (row.payload as { runId?: string }).runId;
+    if (runId !== undefined && getIngestRun(this.catalog, runId)?.status !== 'completed') return undefined;
+    return row.payload;
+  }
+
+  /** `analyze`: inventory and KLV summary from one pass over the file. */
+  async analyze(file: FileIdentity, options: StageRunOptions = {}): Promise<AnalyzePayload> {
+    const started = performance.now();
+    const inventory = new InventoryBuilder();
+    const klv = new KlvSummaryBuilder();
+    let packetSize: number | null = null;
+    await this.readFile(file, 'analyze', options, [(o) => inventory.observe(o), (o) => klv.observe(o)], (size) => (packetSize = size));
+    const built = inventory.build(packetSize);
+    if (built.totalPackets === 0) {
+      throw new WorkflowError('ERR_NOT_TRANSPORT_STREAM', `${file.path}: not an MPEG-TS stream (no packets of 188, 192 or 204 bytes found)`, { path: file.path });
+    }
+    const payload: AnalyzePayload = { inventory: built, klv: klv.build(), elapsedMs: performance.now() - started };
+    putStagePayload(this.catalog, { hash: file.hash, stage: 'analyze', compatibilityKey: this.key.parseKey, payload, createdMs: this.now() });
+    await this.store.saveCatalog();
+    return payload;
+  }
+
+  /**
+   * `ingest`: every observation of the file into a new run database. The
+   * run is 'running' in the catalog (saved) while it works; it becomes
+   * 'completed' only once its database is saved, else 'cancelled' or
+   * 'failed' with its partial database deleted.
+   */
+  async ingest(file: FileIdentity, options: StageRunOptions = {}): Promise<IngestPayload> {
+    const started = performance.now();
+    const run = createIngestRun(this.catalog, { hash: file.hash, path: file.path, startedMs: this.now() });
+    await this.store.saveCatalog();
+    let database: DatabaseFile | undefined;
+    try {
+      database = await this.store.openRunDatabase(run.id, { create: true });
+      const writer = createObservationWriter(database.db);
+      let counts: Record<string, number>;
+      try {
+        const bytes = await this.readFile(file, 'ingest', options, [(o) => writer.write(o)]);
+        counts = writer.finish();
+        await database.save();
+        const payload: IngestPayload = { runId: run.id, counts, bytes, elapsedMs: performance.now() - started };
+        finishIngestRun(this.catalog, run.id, {
+          status: 'completed',
+          finishedMs: this.now(),
+          counts,
+          timings: { ingestMs: Math.round(payload.elapsedMs) },
+        });
+        putStagePayload(this.catalog, { hash: file.hash, stage: 'ingest', compatibilityKey: this.key.parseKey, payload, createdMs: this.now() });
+        await this.store.saveCatalog();
+        return payload;
+      } catch (error) {
+        writer.abort();
+        throw error;
+      }
+    } catch (error) {
+      await this.endRun(run, options.signal?.aborted ? 'cancelled' : 'failed', error);
+      throw error;
+    } finally {
+      await database?.close();
+    }
+  }
+
+  /** `process`: the checks over the observations of the file's latest completed ingest run. */
+  async process(hash: string, options: StageRunOptions = {}): Promise<ProcessPayload> {
+    const started = performance.now();
+    const run = latestCompletedIngestRun(this.catalog, hash);
+    if (!run) throw new WorkflowError('ERR_STAGE_NOT_READY', `no completed ingest run for file ${hash}: ingest it first`, { hash });
+    const database = await this.store.openRunDatabase(run.id);
+    try {
+      const points = createCheckPointWriter(database.db, this.key.checkKey);
+      const top = new Map<string, Point[]>();
+      const keep = (point: Point, checkId: string): void => {
+        if (!point.violation) return;
+        let list = top.get(checkId);
+        if (!list) top.set(checkId, (list = []));
+        if (list.length < TOP_VIOLATIONS_PER_CHECK * 4) list.push(point);
+      };
+      let result;
+      try {
+        result = await runObservations(replayObservations(database.db), {
+          checks: this.checks,
+          rules: this.rules,
+          keepPoints: false,
+          pointSinks: [(point, checkId) => points.write(point, checkId), keep],
+          signal: options.signal,
+        });
+      } catch (error) {
+        points.abort();
+        deleteCheckPoints(database.db, this.key.checkKey);
+        throw error;
+      }
+      const stored = points.finish();
+      await database.save();
+      const checks: ProcessedCheck[] = result.checks.map((check) => ({
+        checkId: check.checkId,
+        version: check.version,
+        title: check.title,
+        rules: check.rules,
+        status: check.status,
+        summary: check.summary,
+        pointsStored: stored[check.checkId] ?? 0,
+        topViolations: mostSevere(top.get(check.checkId) ?? [], TOP_VIOLATIONS_PER_CHECK),
+        error: check.error ? { message: check.error.message } : null,
+      }));
+      const payload: ProcessPayload = { runId: run.id, checkKey: this.key.checkKey, checks, observations: result.observations, elapsedMs: performance.now() - started };
+      putStagePayload(this.catalog, { hash, stage: 'process', compatibilityKey: this.key.checkKey, payload, createdMs: this.now() });
+      await this.store.saveCatalog();
+      return payload;
+    } finally {
+      await database.close();
+    }
+  }
+
+  /** The first stage that cannot be reused for the file under the current key ('report' when all can). */
+  firstStageToRun(hash: string): WorkflowStage {
+    if (!this.cached(hash, 'analyze')) return 'analyze';
+    const ingest = this.cached<IngestPayload>(hash, 'ingest');
+    if (!ingest) return 'ingest';
+    // A process cached for an older run is stale once a newer run exists.
+    const process = this.cached<ProcessPayload>(hash, 'process');
+    return process && process.runId === ingest.runId ? 'report' : 'process';
+  }
+
+  /** One stage for the file: its cached payload when reusable, else run now (the stages before it must be done). */
+  async runStage(file: FileIdentity, stage: WorkflowStage, options: StageRunOptions = {}): Promise<StageOutcome & { payload: unknown }> {
+    const started = performance.now();
+    const reusable = WORKFLOW_STAGES.indexOf(stage) < WORKFLOW_STAGES.indexOf(this.firstStageToRun(file.hash));
+    let payload: unknown;
+    if (stage === 'report') payload = this.reportOf(file);
+    else if (reusable) payload = this.cached(file.hash, stage);
+    else if (stage === 'analyze') payload = await this.analyze(file, options);
+    else if (stage === 'ingest') payload = await this.ingest(file, options);
+    else payload = await this.process(file.hash, options);
+    return { stage, reused: stage !== 'report' && reusable, elapsedMs: performance.now() - started, payload };
+  }
+
+  /** The report from the cached analyze and process payloads; ERR_STAGE_NOT_READY before them. */
+  reportOf(file: { hash: string; path: string }): ReportPayload {
+    if (this.firstStageToRun(file.hash) !== 'report') {
+      throw new WorkflowError('ERR_STAGE_NOT_READY', `file ${file.hash} has stages to run before its report`, { hash: file.hash });
+    }
+    return buildReport(file, this.cached<AnalyzePayload>(file.hash, 'analyze') as AnalyzePayload, this.cached<ProcessPayload>(file.hash, 'process') as ProcessPayload);
+  }
+
+  /**
+   * Every stage still to do for the file, in order, reusing what is cached
+   * under the current key; returns the payloads and how each was obtained.
+   */
+  async inspect(path: string, options: StageRunOptions = {}): Promise<InspectionResult> {
+    const file = await this.identify(path, options);
+    const stages: StageOutcome[] = [];
+    const payloads: Partial<Record<WorkflowStage, unknown>> = {};
+    for (const stage of WORKFLOW_STAGES) {
+      const { payload, ...outcome } = await this.runStage(file, stage, options);
+      stages.push(outcome);
+      payloads[stage] = payload;
+    }
+    const ingest = payloads.ingest as IngestPayload;
+    return {
+      fileHash: file.hash,
+      path: file.path,
+      key: this.key,
+      latestIngestRunId: ingest.runId,
+      stages,
+      analyze: payloads.analyze as AnalyzePayload,
+      ingest,
+      process: payloads.process as ProcessPayload,
+      report: payloads.report as ReportPayload,
+    };
+  }
+
+  private async readFile(
+    file: FileIdentity,
+    phase: ProgressPhase,
+    options: StageRunOptions,
+    sinks: ObservationSink[],
+    onPacketSize?: (size: number | null) => void,
+  ): Promise<number> {
+    const total = file.size;
+    let demuxer: Demuxer | undefined;
+    let source: ByteSource;
+    try {
+      source = this.files.open(file.path, { signal: options.signal });
+    } catch (cause) {
+      throw unreadable(file.path, cause);
+    }
+    const result = await runPipeline(source, {
+      checks: [],
+      observationSinks: sinks,
+      demuxerFactory: (sink) => (demuxer = this.demuxerFactory(sink)),
+      onProgress: (done) => options.onProgress?.(done, total, phase),
+      signal: options.signal,
+    });
+    onPacketSize?.(demuxer?.packetSize ?? null);
+    return result.bytes;
+  }
+
+  private async endRun(run: IngestRunRow, status: 'cancelled' | 'failed', error: unknown): Promise<void> {
+    finishIngestRun(this.catalog, run.id, { status, finishedMs: this.now(), error: error instanceof Error ? error.message : String(error) });
+    await this.store.saveCatalog();
+    await this.store.deleteRunDatabase(run.id);
+  }
+}
+
+/** The `count` most severe points, in emission order among equals. */
+function mostSevere(points: readonly Point[], count: number): Point[] {
+  return [...points].sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity]).slice(0, count);
+}
+
+const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, warning: 1, error: 2 };
+
+function unreadable(path: string, cause: unknown): WorkflowError {
+  if (cause instanceof WorkflowError) return cause;
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return new WorkflowError('ERR_FILE_UNREADABLE', `cannot read ${path}: ${message}`, { path }, { cause });
+}

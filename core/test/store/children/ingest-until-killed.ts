@@ -1,0 +1,41 @@
+/**
+ * Child of the crash test, `ingest-until-killed.ts <dataDir> <file>`: opens
+ * the store, starts ingesting the file, and prints `{ runId }` once bytes
+ * have been read (the run is then 'running' in the saved catalog), slowing
+ * the read so the parent's SIGKILL lands in the middle of the ingest.
+ */
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { listIngestRuns } from '../../../src/store/catalog-ingest-runs.js';
+import { Store } from '../../../src/store/store.js';
+import { FileWorkflow } from '../../../src/workflow/file-workflow.js';
+
+const [dataDir, path] = process.argv.slice(2);
+const store = await Store.open({ dataDir });
+const workflow = new FileWorkflow({
+  store,
+  checks: [],
+  files: {
+    size: async (file) => (await stat(file)).size,
+    // 64 KiB at a time with a pause: an ingest the parent can catch half done.
+    open: (file) =>
+      (async function* () {
+        for await (const chunk of createReadStream(file, { highWaterMark: 64 * 1024 })) {
+          yield chunk as Buffer;
+          await sleep(5);
+        }
+      })(),
+  },
+});
+const file = await workflow.identify(path);
+let told = false;
+await workflow.ingest(file, {
+  onProgress: (done) => {
+    if (told || done < 256 * 1024) return;
+    told = true;
+    const running = listIngestRuns(store.catalog.db, file.hash).find((run) => run.status === 'running');
+    process.stdout.write(`${JSON.stringify({ runId: running?.id })}\n`);
+  },
+});
+process.stdout.write(`${JSON.stringify({ finished: true })}\n`);

@@ -1,0 +1,144 @@
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Migration } from '../../src/store/schema-migrations.js';
+import { DatabaseFile } from '../../src/store/database-file.js';
+import { loadSqlEngine } from '../../src/store/sql-engine.js';
+import { StoreError } from '../../src/store/store-error.js';
+import { SAVE_LOOP_MIGRATIONS } from './children/save-loop-schema.js';
+import { startChild } from './node-child.js';
+import { useTemporaryFolder } from './temporary-folder.js';
+
+const NOTES: readonly Migration[] = [{ version: 1, name: 'notes', up: (db) => db.run('CREATE TABLE notes (text TEXT NOT NULL)') }];
+
+function notesOf(file: DatabaseFile): string[] {
+  return (file.db.exec('SELECT text FROM notes ORDER BY rowid')[0]?.values ?? []).map(([text]) => String(text));
+}
+
+/** A pid that is certainly dead: a child's that has exited and been reaped. */
+function deadPid(): number {
+  return spawnSync(process.execPath, ['-e', '']).pid;
+}
+
+describe('DatabaseFile', () => {
+  const folder = useTemporaryFolder('klvscope-dbfile-');
+
+  it('starts an empty migrated database when the file is missing, and writes it only on save', async () => {
+    const path = join(folder.path, 'new.sqlite');
+    const file = await DatabaseFile.open(path, { label: 'notes', migrations: NOTES });
+    expect(file.existed).to.be.false;
+    expect(file.schemaVersion).to.equal(1);
+    expect(existsSync(path)).to.be.false;
+    await file.save();
+    expect(existsSync(path)).to.be.true;
+    await file.close();
+  });
+
+  it('reopens what was saved', async () => {
+    const path = join(folder.path, 'notes.sqlite');
+    const first = await DatabaseFile.open(path, { label: 'notes', migrations: NOTES });
+    first.db.run("INSERT INTO notes VALUES ('kept')");
+    await first.save();
+    await first.close();
+    const second = await DatabaseFile.open(path, { label: 'notes', migrations: NOTES });
+    expect(second.existed).to.be.true;
+    expect(second.migration).to.deep.equal({ from: 1, to: 1 });
+    expect(notesOf(second)).to.deep.equal(['kept']);
+    await second.close();
+  });
+
+  it('saves the state at the moment save() is called, in call order', async () => {
+    const path = join(folder.path, 'order.sqlite');
+    const file = await DatabaseFile.open(path, { label: 'notes', migrations: NOTES });
+    file.db.run("INSERT INTO notes VALUES ('one')");
+    const firstSave = file.save();
+    file.db.run("INSERT INTO notes VALUES ('two')");
+    const secondSave = file.save();
+    file.db.run("INSERT INTO notes VALUES ('three')");
+    await Promise.all([firstSave, secondSave]);
+    await file.close();
+    const reopened = await DatabaseFile.open(path, { label: 'notes', migrations: NOTES });
+    expect(notesOf(reopened)).to.deep.equal(['one', 'two']);
+    await reopened.close();
+  });
+
+  it('leaves no temporary file beside the database after a save', async () => {
+    const file = await DatabaseFile.open(join(folder.path, 'clean.sqlite'), { label: 'notes', migrations: NOTES });
+    await file.save();
+    await file.save();
+    await file.close();
+    expect(await readdir(folder.path)).to.deep.equal(['clean.sqlite']);
+  });
+
+  it('removes the temporary files of a dead writer at open, and keeps those of a live one', async () => {
+    const path = join(folder.path, 'catalog.sqlite');
+    const orphan = `catalog.sqlite.tmp-${deadPid()}-3`;
+    const live = `catalog.sqlite.tmp-${process.pid}-999999`;
+    await writeFile(join(folder.path, orphan), 'half a database');
+    await writeFile(join(folder.path, live), 'being written');
+    const file = await DatabaseFile.open(path, { label: 'notes', migrations: NOTES });
+    await file.close();
+    expect(await readdir(folder.path)).to.deep.equal([live]);
+  });
+
+  it('refuses a missing file when asked not to create one', async () => {
+    const path = join(folder.path, 'absent.sqlite');
+    const error = await DatabaseFile.open(path, { label: 'ingest run r1', migrations: [], create: false }).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(StoreError).with.property('code', 'ERR_STORE_NOT_FOUND');
+    expect((error as StoreError).message).to.equal(`ingest run r1 database not found at ${path}`);
+  });
+
+  it('refuses a file that is not an SQLite database, naming it', async () => {
+    const path = join(folder.path, 'garbage.sqlite');
+    await writeFile(path, 'this is a transport stream, not a database'.repeat(10));
+    const error = await DatabaseFile.open(path, { label: 'catalog', migrations: NOTES }).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(StoreError).with.property('code', 'ERR_STORE_CORRUPT');
+    expect((error as StoreError).message).to.contain(`catalog at ${path} is not a readable SQLite database`);
+  });
+
+  it('refuses to be used after close', async () => {
+    const file = await DatabaseFile.open(join(folder.path, 'closed.sqlite'), { label: 'notes', migrations: NOTES });
+    await file.close();
+    expect(file.isOpen).to.be.false;
+    expect(() => file.db).to.throw(StoreError).with.property('code', 'ERR_STORE_CLOSED');
+    expect(() => file.save()).to.throw(StoreError, 'notes at');
+  });
+
+  it('keeps a complete earlier state on disk when its writer is killed (SIGKILL) in the middle of saving', async function () {
+    this.timeout(90_000);
+    const path = join(folder.path, 'killed.sqlite');
+    const SQL = await loadSqlEngine();
+    let lastConfirmed = 0;
+    let killsDuringSave = 0;
+    for (let round = 0; round < 6; round += 1) {
+      const child = startChild('save-loop.ts', [path]);
+      // Let a few saves land, then kill while the next one is being written.
+      for (let saved = 0; saved < 3; ) {
+        const [event, n] = (await child.nextLine()).split(' ');
+        if (event === 'saved') [saved, lastConfirmed] = [saved + 1, Number(n)];
+      }
+      await child.nextLine(); // 'saving n+1'
+      await new Promise((done) => setTimeout(done, round % 3));
+      await child.kill();
+      if ((await readdir(folder.path)).some((name) => name.startsWith('killed.sqlite.tmp-'))) killsDuringSave += 1;
+
+      const db = new SQL.Database(await readFile(path));
+      expect(db.exec('PRAGMA integrity_check')[0].values).to.deep.equal([['ok']]);
+      const [n, filler] = db.exec('SELECT n, filler FROM counter')[0].values[0] as [number, Uint8Array];
+      const log = db.exec('SELECT count(*), min(n), max(n) FROM log')[0].values[0];
+      db.close();
+      // Every save the child confirmed is on disk; the state is one whole save, not a mix of two.
+      expect(n).to.be.at.least(lastConfirmed);
+      expect(log).to.deep.equal([n, 1, n]);
+      expect(filler.length).to.equal(4 * 1024 * 1024);
+      expect(filler.every((byte) => byte === n % 256)).to.be.true;
+    }
+    // Proves the kills landed mid-save (a temporary file was on disk) at least once.
+    expect(killsDuringSave).to.be.greaterThan(0);
+    const reopened = await DatabaseFile.open(path, { label: 'killed', migrations: SAVE_LOOP_MIGRATIONS });
+    await reopened.close();
+    expect(await readdir(folder.path)).to.deep.equal(['killed.sqlite']);
+  });
+});

@@ -1,0 +1,130 @@
+import { expect } from 'chai';
+import type { Database } from 'sql.js';
+import { OBSERVATION_KINDS } from '../../../src/kernel/observation-kinds.js';
+import type { Observation } from '../../../src/kernel/observations.js';
+import { DatasetError } from '../../../src/store/datasets/dataset-error.js';
+import { countObservations, emptyObservationCounts, totalObservations } from '../../../src/store/datasets/observation-counts.js';
+import { createObservationWriter } from '../../../src/store/datasets/observation-writer.js';
+import { createKlvAwareTsDemuxer } from '../../../src/klv/st1402-demuxer.js';
+import { generateTransportStream } from '../../../src/gen/index.js';
+import { useRunDatabase } from './run-database-in-memory.js';
+
+const at = (i: number) => ({ offset: i * 188, packetIndex: i, t: null });
+
+function pcr(i: number): Observation {
+  return { kind: 'pcr', pid: 0x100, pcr27MHz: i * 1000, discontinuity: false, ...at(i) };
+}
+
+function pes(i: number): Observation {
+  return { kind: 'pes', pid: 0x100, streamId: 0xe0, pesPacketLength: 0, pts90kHz: i, dts90kHz: null, randomAccess: false, ...at(i) };
+}
+
+function seqs(db: Database, table: string): number[] {
+  return (db.exec(`SELECT seq FROM ${table} ORDER BY seq`)[0]?.values ?? []).map(([seq]) => Number(seq));
+}
+
+function errorOf(work: () => unknown): DatasetError {
+  try {
+    work();
+  } catch (error) {
+    expect(error).to.be.an.instanceOf(DatasetError);
+    return error as DatasetError;
+  }
+  throw new Error('expected a DatasetError');
+}
+
+describe('observation writer', () => {
+  const run = useRunDatabase();
+
+  it('numbers the observations 1, 2, 3, … in emission order across the kinds', () => {
+    const writer = createObservationWriter(run.db);
+    [pcr(0), pes(1), pes(2), pcr(3), pes(4)].forEach(writer.write);
+    writer.finish();
+    expect(seqs(run.db, 'pcr')).to.deep.equal([1, 4]);
+    expect(seqs(run.db, 'pes')).to.deep.equal([2, 3, 5]);
+  });
+
+  it('returns the counts per kind from finish(), every kind listed', () => {
+    const writer = createObservationWriter(run.db);
+    [pcr(0), pes(1), pes(2)].forEach(writer.write);
+    expect(writer.finish()).to.deep.equal({ ...emptyObservationCounts(), pcr: 1, pes: 2 });
+  });
+
+  it('counts what the tables hold, for the ingest-run summary', () => {
+    const writer = createObservationWriter(run.db);
+    [pcr(0), pes(1), pes(2)].forEach(writer.write);
+    writer.finish();
+    const counts = countObservations(run.db);
+    expect(Object.keys(counts)).to.deep.equal([...OBSERVATION_KINDS]);
+    expect(counts).to.deep.equal({ ...emptyObservationCounts(), pcr: 1, pes: 2 });
+    expect(totalObservations(counts)).to.equal(3);
+  });
+
+  it('commits every rowsPerTransaction rows, so abort() rolls back only the open transaction', () => {
+    const writer = createObservationWriter(run.db, { rowsPerTransaction: 10 });
+    for (let i = 0; i < 25; i++) writer.write(i % 2 === 0 ? pcr(i) : pes(i));
+    writer.abort();
+    expect(countObservations(run.db)).to.deep.equal({ ...emptyObservationCounts(), pcr: 10, pes: 10 });
+    expect(writer.counts()).to.deep.equal({ ...emptyObservationCounts(), pcr: 10, pes: 10 });
+  });
+
+  it('rolls back everything on abort() before the first commit', () => {
+    const writer = createObservationWriter(run.db);
+    for (let i = 0; i < 5; i++) writer.write(pcr(i));
+    writer.abort();
+    writer.abort();
+    expect(totalObservations(countObservations(run.db))).to.equal(0);
+  });
+
+  it('leaves the database ready for other transactions after finish() and abort()', () => {
+    createObservationWriter(run.db).finish();
+    const aborted = createObservationWriter(run.db);
+    aborted.write(pcr(0));
+    aborted.abort();
+    expect(() => run.db.run('BEGIN; COMMIT;')).to.not.throw();
+  });
+
+  it('goes on after the last seq of a database that already holds rows', () => {
+    const first = createObservationWriter(run.db);
+    [pcr(0), pes(1)].forEach(first.write);
+    first.finish();
+    const second = createObservationWriter(run.db);
+    [pes(2), pcr(3)].forEach(second.write);
+    expect(second.finish()).to.deep.equal({ ...emptyObservationCounts(), pcr: 1, pes: 1 });
+    expect(seqs(run.db, 'pcr')).to.deep.equal([1, 4]);
+    expect(seqs(run.db, 'pes')).to.deep.equal([2, 3]);
+  });
+
+  it('refuses writes after finish() with ERR_DATASET_WRITER_CLOSED', () => {
+    const writer = createObservationWriter(run.db);
+    writer.finish();
+    expect(errorOf(() => writer.write(pcr(0))).code).to.equal('ERR_DATASET_WRITER_CLOSED');
+    expect(errorOf(() => writer.finish()).code).to.equal('ERR_DATASET_WRITER_CLOSED');
+  });
+
+  it('refuses an observation of a kind it has no table for with ERR_DATASET_UNSUPPORTED_KIND', () => {
+    const writer = createObservationWriter(run.db);
+    const error = errorOf(() => writer.write({ ...pcr(0), kind: 'scte35' } as unknown as Observation));
+    expect(error.code).to.equal('ERR_DATASET_UNSUPPORTED_KIND');
+    expect(error.message).to.contain("'scte35'");
+    writer.abort();
+  });
+
+  it('refuses a rowsPerTransaction below 1', () => {
+    expect(errorOf(() => createObservationWriter(run.db, { rowsPerTransaction: 0 })).code).to.equal('ERR_DATASET_INVALID_PARAMETER');
+  });
+
+  it('serves as the sink of a demuxer, unbound', () => {
+    const writer = createObservationWriter(run.db);
+    const seen: Observation[] = [];
+    const demuxer = createKlvAwareTsDemuxer((o) => {
+      seen.push(o);
+      writer.write(o);
+    });
+    demuxer.push(generateTransportStream({ durationSeconds: 1, bitrate: 2_000_000, klv: {} }).bytes);
+    demuxer.end();
+    const counts = writer.finish();
+    expect(totalObservations(counts)).to.equal(seen.length);
+    expect(counts['klv-field']).to.be.greaterThan(0);
+  });
+});

@@ -1,0 +1,21 @@
+/** A run database in memory with the raw dataset tables, as the store opens one, for the dataset tests. */
+import type { Database } from 'sql.js';
+import { RAW_DATASET_MIGRATIONS } from '../../../src/store/datasets/dataset-schema.js';
+import { migrateDatabase } from '../../../src/store/schema-migrations.js';
+import { loadSqlEngine } from '../../../src/store/sql-engine.js';
+
+export async function runDatabaseInMemory(): Promise<Database> {
+  const db = new (await loadSqlEngine()).Database();
+  migrateDatabase(db, RAW_DATASET_MIGRATIONS, 'ingest run (test)');
+  return db;
+}
+
+/** A fresh database per test, closed after it. */
+export function useRunDatabase(): { readonly db: Database } {
+  const holder = {} as { db: Database };
+  beforeEach(async () => {
+    holder.db = await runDatabaseInMemory();
+  });
+  afterEach(() => holder.db.close());
+  return holder;
+}

@@ -1,0 +1,234 @@
+import { expect } from 'chai';
+import { createReadStream } from 'node:fs';
+import { readdir, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as z from 'zod/mini';
+import { defineCheck } from '../../src/kernel/define-check.js';
+import type { Observation } from '../../src/kernel/observations.js';
+import { runPipeline } from '../../src/kernel/pipeline.js';
+import { createKlvAwareTsDemuxer } from '../../src/klv/st1402-demuxer.js';
+import { generateTransportStream, parseFaultSpec } from '../../src/gen/index.js';
+import { getIngestRun, listIngestRuns } from '../../src/store/catalog-ingest-runs.js';
+import { Store } from '../../src/store/store.js';
+import { FileWorkflow, type FileSourceOpener } from '../../src/workflow/file-workflow.js';
+import { WorkflowError } from '../../src/workflow/workflow-error.js';
+import { startChild } from '../store/node-child.js';
+import { useTemporaryFolder } from '../store/temporary-folder.js';
+
+/** Node's file streams as the byte source (the file adapter is another package's). */
+const files: FileSourceOpener = {
+  size: async (path) => (await stat(path)).size,
+  open: (path, { signal }) => createReadStream(path, { highWaterMark: 1 << 20, signal }),
+};
+
+/** One point per PCR interval of the video PID, a violation above the rule. */
+const pcrGaps = defineCheck({
+  id: 'pcr-gaps',
+  version: '1.0.0',
+  title: 'PCR gaps',
+  rules: z.object({ maxIntervalMs: z._default(z.number(), 100) }),
+  consumes: ['pcr'],
+  create(ctx) {
+    let last: number | null = null;
+    return {
+      pcr(pcr) {
+        if (pcr.t === null) return;
+        if (last !== null) {
+          const ms = (pcr.t - last) * 1000;
+          ctx.point(pcr, { message: 'PCR interval', value: ms, unit: 'ms', violation: ms > ctx.rules.maxIntervalMs, type: 'pcr-gap' });
+        }
+        last = pcr.t;
+      },
+    };
+  },
+});
+
+/** Counts KLV packets: a point per packet, never a violation. */
+const klvCount = defineCheck({
+  id: 'klv-count',
+  version: '1.0.0',
+  title: 'KLV packets',
+  consumes: ['klv-packet'],
+  create(ctx) {
+    return { 'klv-packet': (p) => ctx.point(p, { message: 'KLV packet', value: p.length, unit: 'bytes' }) };
+  },
+});
+
+describe('FileWorkflow', function () {
+  this.timeout(60_000);
+  const folder = useTemporaryFolder();
+
+  async function writeStream(name: string, faults: string[] = [], seconds = 6): Promise<string> {
+    const { bytes } = generateTransportStream({
+      durationSeconds: seconds,
+      bitrate: 2_000_000,
+      seed: 3,
+      klv: { carriage: 'async' },
+      faults: faults.map((f) => parseFaultSpec(f)),
+    });
+    const path = join(folder.path, name);
+    await writeFile(path, bytes);
+    return path;
+  }
+
+  async function withStore<T>(work: (store: Store) => Promise<T>): Promise<T> {
+    const store = await Store.open({ dataDir: join(folder.path, 'data') });
+    try {
+      return await work(store);
+    } finally {
+      await store.close();
+    }
+  }
+
+  it('runs every stage the first time and reuses every one for an unchanged file', async () => {
+    const path = await writeStream('a.ts', ['pcr-gap@2']);
+    const first = await withStore((store) => new FileWorkflow({ store, files, checks: [pcrGaps, klvCount] }).inspect(path));
+    expect(first.stages.map((s) => [s.stage, s.reused])).to.deep.equal([
+      ['analyze', false],
+      ['ingest', false],
+      ['process', false],
+      ['report', false],
+    ]);
+    const second = await withStore((store) => new FileWorkflow({ store, files, checks: [pcrGaps, klvCount] }).inspect(path));
+    expect(second.stages.map((s) => [s.stage, s.reused])).to.deep.equal([
+      ['analyze', true],
+      ['ingest', true],
+      ['process', true],
+      ['report', false],
+    ]);
+    expect(second.fileHash).to.equal(first.fileHash);
+    expect(second.latestIngestRunId).to.equal(first.latestIngestRunId);
+    expect(second.report).to.deep.equal(first.report);
+    expect(first.report.verdict).to.equal('fail');
+    expect(first.report.topViolations[0]).to.include({ checkId: 'pcr-gaps', type: 'pcr-gap' });
+  });
+
+  it('after a rule change runs process and report again over the stored run, not the file', async () => {
+    const path = await writeStream('b.ts', ['pcr-gap@2']);
+    const strict = await withStore((store) => new FileWorkflow({ store, files, checks: [pcrGaps] }).inspect(path));
+    const lenient = await withStore((store) =>
+      new FileWorkflow({ store, files, checks: [pcrGaps], rules: { 'pcr-gaps': { maxIntervalMs: 10_000 } } }).inspect(path),
+    );
+    expect(lenient.stages.map((s) => [s.stage, s.reused])).to.deep.equal([
+      ['analyze', true],
+      ['ingest', true],
+      ['process', false],
+      ['report', false],
+    ]);
+    expect(lenient.latestIngestRunId).to.equal(strict.latestIngestRunId);
+    expect(strict.process.checks[0].summary.violations).to.be.greaterThan(0);
+    expect(lenient.process.checks[0].summary.violations).to.equal(0);
+    expect(lenient.process.checks[0].summary.points).to.equal(strict.process.checks[0].summary.points);
+  });
+
+  it('stores as many rows of each kind as the engine makes observations, and process equals a run over the file', async () => {
+    const path = await writeStream('c.ts', ['drop-packet@1', 'klv-checksum@3']);
+    const counts: Record<string, number> = {};
+    const direct = await runPipeline(createReadStream(path), {
+      checks: [pcrGaps, klvCount],
+      demuxerFactory: createKlvAwareTsDemuxer,
+      observationSinks: [(o: Observation) => (counts[o.kind] = (counts[o.kind] ?? 0) + 1)],
+    });
+    const result = await withStore((store) => new FileWorkflow({ store, files, checks: [pcrGaps, klvCount] }).inspect(path));
+    const stored = Object.fromEntries(Object.entries(result.ingest.counts).filter(([, n]) => n > 0));
+    expect(stored).to.deep.equal(counts);
+    expect(counts['ts-error']).to.be.greaterThan(0);
+    expect(result.process.checks.map((c) => c.summary)).to.deep.equal(direct.checks.map((c) => c.summary));
+  });
+
+  it('a cancelled ingest leaves no completed run and no run file, and the next one completes', async () => {
+    const path = await writeStream('d.ts', [], 20);
+    await withStore(async (store) => {
+      const workflow = new FileWorkflow({ store, files, checks: [pcrGaps] });
+      const file = await workflow.identify(path);
+      const controller = new AbortController();
+      let error: unknown;
+      try {
+        await workflow.ingest(file, { signal: controller.signal, onProgress: (done) => done > 0 && controller.abort() });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error, 'the ingest stops with the abort').to.be.instanceOf(Error);
+      const runs = listIngestRuns(store.catalog.db, file.hash);
+      expect(runs.map((r) => r.status)).to.deep.equal(['cancelled']);
+      expect(await readdir(join(store.dataDir, 'runs'))).to.deep.equal([]);
+      expect(workflow.firstStageToRun(file.hash)).to.equal('analyze');
+      const done = await workflow.ingest(file);
+      expect(getIngestRun(store.catalog.db, done.runId)?.status).to.equal('completed');
+    });
+  });
+
+  it('refuses process before any completed ingest run, with a stable code', async () => {
+    const path = await writeStream('e.ts');
+    await withStore(async (store) => {
+      const workflow = new FileWorkflow({ store, files, checks: [pcrGaps] });
+      const file = await workflow.identify(path);
+      let error: unknown;
+      try {
+        await workflow.process(file.hash);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).to.be.instanceOf(WorkflowError).with.property('code', 'ERR_STAGE_NOT_READY');
+    });
+  });
+
+  it('says a file that is not a transport stream is not one, and a missing file is unreadable', async () => {
+    const text = join(folder.path, 'notes.txt');
+    await writeFile(text, 'not a transport stream\n'.repeat(100));
+    await withStore(async (store) => {
+      const workflow = new FileWorkflow({ store, files, checks: [pcrGaps] });
+      const errors: unknown[] = [];
+      for (const path of [text, join(folder.path, 'missing.ts')]) {
+        try {
+          await workflow.inspect(path);
+        } catch (caught) {
+          errors.push(caught);
+        }
+      }
+      expect(errors.map((e) => (e as WorkflowError).code)).to.deep.equal(['ERR_NOT_TRANSPORT_STREAM', 'ERR_FILE_UNREADABLE']);
+    });
+  });
+});
+
+describe('FileWorkflow after a crash', function () {
+  this.timeout(60_000);
+  const folder = useTemporaryFolder();
+
+  it('an ingest killed (SIGKILL) half done is marked interrupted, the completed run survives, and a new ingest completes', async () => {
+    const { bytes } = generateTransportStream({ durationSeconds: 20, bitrate: 2_000_000, seed: 5, klv: { carriage: 'async' } });
+    const path = join(folder.path, 'long.ts');
+    await writeFile(path, bytes);
+    const dataDir = join(folder.path, 'data');
+    const completed = await (async () => {
+      const store = await Store.open({ dataDir });
+      try {
+        const workflow = new FileWorkflow({ store, files, checks: [pcrGaps] });
+        return await workflow.ingest(await workflow.identify(path));
+      } finally {
+        await store.close();
+      }
+    })();
+
+    const child = startChild('ingest-until-killed.ts', [dataDir, path]);
+    const { runId } = JSON.parse(await child.nextLine()) as { runId: string };
+    await child.kill();
+
+    const store = await Store.open({ dataDir });
+    try {
+      expect(store.interruptedRunIds).to.deep.equal([runId]);
+      expect(getIngestRun(store.catalog.db, runId)?.status).to.equal('interrupted');
+      expect(await readdir(join(dataDir, 'runs')), 'the interrupted run left no file').to.deep.equal([`${completed.runId}.sqlite`]);
+      expect(getIngestRun(store.catalog.db, completed.runId)?.status).to.equal('completed');
+      const workflow = new FileWorkflow({ store, files, checks: [pcrGaps] });
+      const file = await workflow.identify(path);
+      expect(file.hashed, 'the file record survived too').to.equal(false);
+      const reread = await workflow.ingest(file);
+      expect(reread.counts).to.deep.equal(completed.counts);
+      const result = await workflow.inspect(path);
+      expect(result.latestIngestRunId).to.equal(reread.runId);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * `klvscope inspect FILE --store [DIR]`: the file workflow on a data folder
+ * (DIR, else KLVSCOPE_DATA_DIR, else ./data). Stages cached under the
+ * current compatibility key are reused (an unchanged file is not even
+ * re-hashed); the command says which stages it reused and which it ran.
+ */
+import { FileWorkflow, Store, defaultDataDir, readCheckPoints, type InspectionResult, type Point, type ProgressPhase } from '@klvscope/core';
+import { fileSize, readFileChunks } from '@klvscope/adapters';
+import type { CliChecks } from './cli-checks.js';
+import { startProgress, type Progress } from './progress.js';
+import { UsageError } from './usage-error.js';
+
+export interface StoredInspection {
+  dataDir: string;
+  result: InspectionResult;
+  /** With `onlyCheck`: every point that check stored. */
+  points: Point[] | null;
+}
+
+const PHASE_LABELS: Readonly<Record<ProgressPhase, string>> = { hash: 'Hashing', analyze: 'Analyzing', ingest: 'Ingesting' };
+
+/** Points read back per query when printing a check's points. */
+const POINT_PAGE = 50_000;
+
+export async function inspectWithStore(path: string, dataDir: string | true, loaded: CliChecks, onlyCheck?: string): Promise<StoredInspection> {
+  const store = await Store.open({ dataDir: dataDir === true ? defaultDataDir() : dataDir });
+  try {
+    const workflow = new FileWorkflow({
+      store,
+      files: { size: fileSize, open: (file, { signal }) => readFileChunks(file, { signal }) },
+      checks: loaded.checks,
+      rules: loaded.rules,
+    });
+    let progress: Progress | null = null;
+    let phase: ProgressPhase | null = null;
+    let result: InspectionResult;
+    try {
+      result = await workflow.inspect(path, {
+        onProgress: (done, total, current) => {
+          if (current !== phase) {
+            progress?.stop();
+            phase = current;
+            progress = startProgress(PHASE_LABELS[current], total);
+          }
+          progress?.update(done);
+        },
+      });
+    } finally {
+      (progress as Progress | null)?.stop();
+    }
+    const points = onlyCheck === undefined ? null : await storedPoints(store, result, onlyCheck);
+    return { dataDir: store.dataDir, result, points };
+  } finally {
+    await store.close();
+  }
+}
+
+async function storedPoints(store: Store, result: InspectionResult, checkId: string): Promise<Point[]> {
+  if (!result.process.checks.some((c) => c.checkId === checkId)) {
+    throw new UsageError(`unknown check '${checkId}' (known: ${result.process.checks.map((c) => c.checkId).join(', ')})`);
+  }
+  const run = await store.openRunDatabase(result.latestIngestRunId);
+  try {
+    const points: Point[] = [];
+    for (let offset = 0; ; offset += POINT_PAGE) {
+      const page = readCheckPoints(run.db, result.process.checkKey, checkId, { limit: POINT_PAGE, offset });
+      points.push(...page.points);
+      if (points.length >= page.total || page.points.length === 0) return points;
+    }
+  } finally {
+    await run.close();
+  }
+}
+
+/** One line per stage: reused or ran, and how long it took. */
+export function formatStages(result: InspectionResult, dataDir: string): string {
+  const parts = result.stages.map((s) => `${s.stage} ${s.reused ? 'reused' : 'ran'} (${formatMs(s.elapsedMs)})`);
+  return `Store ${dataDir}: ${parts.join(', ')}; ingest run ${result.latestIngestRunId}`;
+}
+
+function formatMs(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
