@@ -3,7 +3,8 @@
 // to exit (Node start-up included), median of several runs; each section
 // also prints its baseline, measured in the same run.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureStream } from './stream-cache.mjs';
@@ -11,10 +12,10 @@ import { ensureStream } from './stream-cache.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 // BENCH_SECTIONS=1,2 runs only those sections.
-const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? '1,2,3').split(',').map(Number));
+const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? '1,2,3,4').split(',').map(Number));
 
 /** The children run with the node options of the CLI (gateway/bin/klvscope.js), so they measure what a user runs. */
-const NODE_OPTIONS_OF_THE_CLI = ['--v8-pool-size=0'];
+const NODE_OPTIONS_OF_THE_CLI = ['--v8-pool-size=0', '--wasm-tiering-budget=200000000'];
 
 function runOnce(script, file, extra) {
   const start = process.hrtime.bigint();
@@ -56,8 +57,8 @@ mkdirSync(cacheDir, { recursive: true });
 const ts200 = await ensureStream(cacheDir, 'ts-200mb', { durationSeconds: 160, bitrate: 10_000_000 });
 const ts20 = await ensureStream(cacheDir, 'ts-20mb', { durationSeconds: 16, bitrate: 10_000_000 });
 const klv200 = await ensureStream(cacheDir, 'klv-200mb', { durationSeconds: 160, bitrate: 10_000_000, klv: { carriage: 'async', rateHz: 30 } }, 'klv30');
-// A 27-minute recording (2 GB at 10 Mb/s), for section 3 only: where start-up and JIT warm-up no longer dominate.
-const klv2g = SECTIONS.has(3) ? await ensureStream(cacheDir, 'klv-2gb', { durationSeconds: 1600, bitrate: 10_000_000, klv: { carriage: 'async', rateHz: 30 } }, 'klv30') : null;
+// A 27-minute recording (2 GB at 10 Mb/s), for sections 3 and 4: where start-up and JIT warm-up no longer dominate.
+const klv2g = SECTIONS.has(3) || SECTIONS.has(4) ? await ensureStream(cacheDir, 'klv-2gb', { durationSeconds: 1600, bitrate: 10_000_000, klv: { carriage: 'async', rateHz: 30 } }, 'klv30') : null;
 
 console.log(`klvscope bench — node ${process.version}, ${RUNS} runs each, median wall time from spawn to exit`);
 
@@ -97,4 +98,51 @@ for (const file of [klv200, klv2g]) {
   console.log(line(`+ ${checks.checks} checks`, size, checks));
   console.log(`  checks add                 ${fmt((checks.wallMs / base.wallMs - 1) * 100, 1)} % whole process, ${fmt((checks.inProcessMs / base.inProcessMs - 1) * 100, 1)} % in-process`);
 }
+}
+
+/** `klvscope inspect --store DIR --json FILE` as a user runs it (bench/measure-cli.mjs), timed from spawn to exit. */
+function inspectStored(dataDir, file) {
+  const start = process.hrtime.bigint();
+  const child = spawnSync(process.execPath, [...NODE_OPTIONS_OF_THE_CLI, join(here, 'measure-cli.mjs'), 'inspect', '--json', '--fail-on', 'never', '--store', dataDir, file], {
+    encoding: 'utf8',
+    maxBuffer: 256 << 20,
+  });
+  const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
+  if (child.status !== 0) throw new Error(`inspect --store failed: ${child.stderr}`);
+  const report = JSON.parse(child.stdout);
+  const { maxRssKb } = JSON.parse(child.stderr.trim().split('\n').pop());
+  return { wallMs, maxRssKb, stages: report.stages, runId: report.latestIngestRunId };
+}
+
+const stageMs = (run, stage) => run.stages.find((s) => s.stage === stage).elapsedMs;
+
+if (SECTIONS.has(4)) {
+  console.log('\n4. Store: `klvscope inspect --store` on a fresh data folder, then again on the unchanged file (every stage reused)');
+  for (const file of [klv200, klv2g]) {
+    const size = statSync(file).size;
+    const firsts = [];
+    const seconds = [];
+    const folders = [];
+    // Fewer runs on the long recording: a first inspection of it takes half a minute.
+    const runs = file === klv2g ? Math.min(RUNS, 2) : RUNS;
+    for (let i = 0; i < runs; i++) {
+      const dataDir = mkdtempSync(join(tmpdir(), 'klvscope-bench-store-'));
+      folders.push(dataDir);
+      firsts.push({ ...inspectStored(dataDir, file), dataDir });
+      for (let j = 0; j < 3; j++) seconds.push(inspectStored(dataDir, file));
+    }
+    const first = firsts.sort((a, b) => a.wallMs - b.wallMs)[Math.floor(firsts.length / 2)];
+    const second = seconds.sort((a, b) => a.wallMs - b.wallMs)[Math.floor(seconds.length / 2)];
+    const reused = second.stages.filter((s) => s.reused).map((s) => s.stage).join(', ');
+    console.log(` ${file.split('/').pop()}: ${fmt(size / 1e6, 1)} MB`);
+    console.log(`  first inspection           ${fmt(first.wallMs)} ms whole process (analyze ${fmt(stageMs(first, 'analyze'))}, ingest ${fmt(stageMs(first, 'ingest'))}, process ${fmt(stageMs(first, 'process'))} ms), peak RSS ${fmt(Math.max(...firsts.map((r) => r.maxRssKb)) / 1024)} MB`);
+    console.log(`  ingest                     ${fmt(mbps(size, stageMs(first, 'ingest')))} MB/s of TS (read, demux, KLV decoded, every observation stored and saved)`);
+    console.log(`  second inspection          ${fmt(second.wallMs)} ms whole process (reused: ${reused}), peak RSS ${fmt(second.maxRssKb / 1024)} MB`);
+    console.log(`  first / second             ${fmt(first.wallMs / second.wallMs, 1)} x`);
+    if (file === klv200) {
+      const exported = measure('measure-export.mjs', first.dataDir, first.runId);
+      console.log(`  NDJSON export, 9 datasets  ${fmt(exported.rows / (exported.inProcessMs / 1000))} rows/s (${fmt(exported.rows)} rows, ${fmt(exported.bytes / 1e6, 1)} MB of text in ${fmt(exported.inProcessMs)} ms), peak RSS ${fmt(exported.peakRssMb)} MB`);
+    }
+    for (const dataDir of folders) rmSync(dataDir, { recursive: true, force: true });
+  }
 }

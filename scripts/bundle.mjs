@@ -19,5 +19,5 @@ const common = {
 
 await Promise.all([
   build({ ...common, entryPoints: ['gateway/src/cli/main.ts'], outfile: 'gateway/dist/klvscope.mjs' }),
-  build({ ...common, entryPoints: ['bench/measure-read.mjs', 'bench/measure-demux.mjs', 'bench/measure-klv.mjs', 'bench/measure-checks.mjs'], outdir: 'bench/dist', outExtension: { '.js': '.mjs' } }),
+  build({ ...common, entryPoints: ['bench/measure-read.mjs', 'bench/measure-demux.mjs', 'bench/measure-klv.mjs', 'bench/measure-checks.mjs', 'bench/measure-export.mjs'], outdir: 'bench/dist', outExtension: { '.js': '.mjs' } }),
 ]);

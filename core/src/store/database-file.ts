@@ -25,6 +25,10 @@ export class DatabaseFile {
   #db: Database | undefined;
   /** Saves run one after another, so the file on disk only moves forward. */
   #saving: Promise<void> = Promise.resolve();
+  /** Set while the file on disk lacks something the schema has (a new database, a migration): not counted as row changes. */
+  #unsaved: boolean;
+  /** SQLite's count of changed rows when the last save took its snapshot. */
+  #changesAtSave: number;
 
   private constructor(
     readonly path: string,
@@ -36,6 +40,8 @@ export class DatabaseFile {
     readonly existed: boolean,
   ) {
     this.#db = db;
+    this.#unsaved = !existed || migration.from !== migration.to;
+    this.#changesAtSave = totalChanges(db);
   }
 
   static async open(path: string, options: DatabaseFileOptions): Promise<DatabaseFile> {
@@ -85,9 +91,23 @@ export class DatabaseFile {
    */
   save(): Promise<void> {
     const bytes = this.db.export();
+    // export() reopens the database inside sql.js, which restarts the count of changes: read it afterwards.
+    this.#changesAtSave = totalChanges(this.db);
+    this.#unsaved = false;
     const written = this.#saving.then(() => writeFileAtomic(this.path, bytes));
     this.#saving = written.catch(() => undefined); // one failed save does not block the next
     return written;
+  }
+
+  /** Whether anything changed since the last save (or the file is new or was migrated). */
+  get hasChanges(): boolean {
+    return this.#unsaved || totalChanges(this.db) !== this.#changesAtSave;
+  }
+
+  /** Saves only when something changed: a save is a write and two fsyncs, the slowest part of a cached lookup. */
+  async saveIfChanged(): Promise<void> {
+    if (this.hasChanges) await this.save();
+    else await this.#saving;
   }
 
   /** Waits for pending saves, then frees the memory. Does not save: call save() first to keep changes. */
@@ -98,6 +118,10 @@ export class DatabaseFile {
     await this.#saving;
     db.close();
   }
+}
+
+function totalChanges(db: Database): number {
+  return db.exec('SELECT total_changes()')[0].values[0][0] as number;
 }
 
 async function readExisting(path: string): Promise<Uint8Array | undefined> {

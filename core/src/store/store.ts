@@ -45,8 +45,8 @@ export class Store {
       catalog = await DatabaseFile.open(join(dataDir, CATALOG_FILE_NAME), { label: 'catalog', migrations: CATALOG_MIGRATIONS });
       // Safe only under the lock: no live process can own a 'running' run now.
       const interrupted = markRunningRunsInterrupted(catalog.db);
-      // Also writes a new catalog and a migrated one at once.
-      await catalog.save();
+      // Writes a new catalog, a migrated one, or one with runs just marked interrupted, at once.
+      await catalog.saveIfChanged();
       // An interrupted run's rows are incomplete and nothing will read them: free the space.
       for (const id of interrupted) await deleteRunDatabase(dataDir, id);
       return new Store(dataDir, catalog, lock, interrupted);
@@ -87,7 +87,7 @@ export class Store {
     if (this.#closed) return;
     this.#closed = true;
     try {
-      await this.catalog.save();
+      await this.catalog.saveIfChanged();
     } finally {
       await this.catalog.close();
       await this.lock.release();

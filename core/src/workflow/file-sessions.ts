@@ -16,7 +16,8 @@ import type { FileWorkflow, StageRunOptions } from './file-workflow.js';
 import type { IngestPayload, OverallVerdict, ReportPayload, StageOutcome } from './stage-payloads.js';
 import { WorkflowError } from './workflow-error.js';
 
-export type FileSessionStatus = 'active' | 'stopped' | 'replaced';
+/** 'interrupted': left active by a process that ended without stopping it. */
+export type FileSessionStatus = 'active' | 'stopped' | 'replaced' | 'interrupted';
 
 export interface Workspace {
   sessionId: string;
@@ -49,7 +50,12 @@ export class FileSessions {
     private readonly store: Store,
     private readonly workflow: FileWorkflow,
     private readonly clock: () => number = Date.now,
-  ) {}
+  ) {
+    // One process owns the data folder (its lock): a session still marked active is a previous process's.
+    for (const workspace of this.list()) {
+      if (workspace.status === 'active') this.save({ ...workspace, status: 'interrupted' });
+    }
+  }
 
   /** The active session's workspace, or null. */
   active(): Workspace | null {

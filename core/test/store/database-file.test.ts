@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Migration } from '../../src/store/schema-migrations.js';
 import { DatabaseFile } from '../../src/store/database-file.js';
@@ -47,6 +47,34 @@ describe('DatabaseFile', () => {
     expect(second.migration).to.deep.equal({ from: 1, to: 1 });
     expect(notesOf(second)).to.deep.equal(['kept']);
     await second.close();
+  });
+
+  it('saves when asked to save if changed only after a change, a new file or a migration', async () => {
+    const path = join(folder.path, 'changes.sqlite');
+    const created = await DatabaseFile.open(path, { label: 'notes', migrations: NOTES });
+    expect(created.hasChanges, 'a new database is not on disk yet').to.be.true;
+    await created.saveIfChanged();
+    expect(existsSync(path)).to.be.true;
+    expect(created.hasChanges).to.be.false;
+    await created.close();
+    const reopened = await DatabaseFile.open(path, { label: 'notes', migrations: NOTES });
+    expect(reopened.hasChanges).to.be.false;
+    const before = (await stat(path)).mtimeMs;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await reopened.saveIfChanged();
+    expect((await stat(path)).mtimeMs, 'nothing changed: nothing written').to.equal(before);
+    reopened.db.run("INSERT INTO notes VALUES ('one')");
+    expect(reopened.hasChanges).to.be.true;
+    await reopened.saveIfChanged();
+    expect(reopened.hasChanges).to.be.false;
+    reopened.db.run("UPDATE notes SET text = 'two'");
+    expect(reopened.hasChanges, 'counted again after the save').to.be.true;
+    await reopened.saveIfChanged();
+    await reopened.close();
+    const migrated = await DatabaseFile.open(path, { label: 'notes', migrations: [...NOTES, { version: 2, name: 'tags', up: (db) => db.run('CREATE TABLE tags (tag TEXT)') }] });
+    expect(migrated.hasChanges, 'a migration is a change').to.be.true;
+    expect(notesOf(migrated)).to.deep.equal(['two']);
+    await migrated.close();
   });
 
   it('saves the state at the moment save() is called, in call order', async () => {

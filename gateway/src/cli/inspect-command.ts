@@ -110,8 +110,7 @@ export async function runInspect(path: string, options: InspectOptions): Promise
 
 /** `inspect --store`: the same output, from the workflow's stages (reused where cached), with a line saying which. */
 async function runStoredInspect(path: string, options: InspectOptions, failOn: FailOn, format: PointFormat): Promise<number> {
-  const loaded = await loadCliChecks(options);
-  const { dataDir, result, points } = await inspectWithStore(path, options.store as string | true, loaded, options.check);
+  const { dataDir, result, points } = await inspectWithStore(path, options.store as string | true, loadCliChecks(options), options.check);
   const checks = result.process.checks;
   if (points !== null) {
     process.stdout.write(`${formatPoints(points, format)}\n`);

@@ -22,9 +22,15 @@ const PHASE_LABELS: Readonly<Record<ProgressPhase, string>> = { hash: 'Hashing',
 /** Points read back per query when printing a check's points. */
 const POINT_PAGE = 50_000;
 
-export async function inspectWithStore(path: string, dataDir: string | true, loaded: CliChecks, onlyCheck?: string): Promise<StoredInspection> {
-  const store = await Store.open({ dataDir: dataDir === true ? defaultDataDir() : dataDir });
+export async function inspectWithStore(path: string, dataDir: string | true, loadChecks: Promise<CliChecks>, onlyCheck?: string): Promise<StoredInspection> {
+  // The store opens (compiling sql.js's WebAssembly in the background) while the checks and rules load.
+  const opening = Store.open({ dataDir: dataDir === true ? defaultDataDir() : dataDir });
+  const [opened, checks] = await Promise.allSettled([opening, loadChecks]);
+  if (opened.status === 'rejected') throw opened.reason;
+  const store = opened.value;
   try {
+    if (checks.status === 'rejected') throw checks.reason;
+    const loaded = checks.value;
     const workflow = new FileWorkflow({
       store,
       files: { size: fileSize, open: (file, { signal }) => readFileChunks(file, { signal }) },
