@@ -65,3 +65,4 @@ export {
 export * from './store/index.js';
 export * from './workflow/index.js';
 export * from './store/datasets/index.js';
+export { CodedError, type ErrorBody } from './kernel/coded-error.js';

@@ -3,6 +3,7 @@
  * it to an HTTP status in one table); `message` is for people. Problems found
  * in a stream are observations and points, never a CoreError.
  */
+import { CodedError } from './coded-error.js';
 
 export type CoreErrorCode =
   /** A check definition breaks the contract (bad id, version, consumes, rules or create). */
@@ -18,20 +19,6 @@ export type CoreErrorCode =
   /** A byte source gave chunks whose offsets are not contiguous from 0. */
   | 'ERR_SOURCE_NOT_CONTIGUOUS';
 
-export class CoreError extends Error {
+export class CoreError extends CodedError<CoreErrorCode> {
   override readonly name: string = 'CoreError';
-
-  constructor(
-    readonly code: CoreErrorCode,
-    message: string,
-    readonly details?: Readonly<Record<string, unknown>>,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-
-  /** The shape of the gateway's error body: `{ code, message, details }`. */
-  toJSON(): { code: CoreErrorCode; message: string; details?: Readonly<Record<string, unknown>> } {
-    return this.details === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, details: this.details };
-  }
 }

@@ -3,6 +3,7 @@
  * to an HTTP status (DESIGN.md "Errors"). Same shape as CoreError, whose code
  * union lives in the kernel; the store keeps its own codes beside its code.
  */
+import { CodedError } from '../kernel/coded-error.js';
 export type StoreErrorCode =
   /** Another process (or another open in this process) holds the data folder's lock. */
   | 'ERR_STORE_LOCKED'
@@ -19,20 +20,6 @@ export type StoreErrorCode =
   /** The store or database was used after close(). */
   | 'ERR_STORE_CLOSED';
 
-export class StoreError extends Error {
+export class StoreError extends CodedError<StoreErrorCode> {
   override readonly name: string = 'StoreError';
-
-  constructor(
-    readonly code: StoreErrorCode,
-    message: string,
-    readonly details?: Readonly<Record<string, unknown>>,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-
-  /** The shape of the gateway's error body: `{ code, message, details }`. */
-  toJSON(): { code: StoreErrorCode; message: string; details?: Readonly<Record<string, unknown>> } {
-    return this.details === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, details: this.details };
-  }
 }

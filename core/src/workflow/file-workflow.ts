@@ -26,7 +26,7 @@ import { createCheckPointWriter, deleteCheckPoints } from '../store/run-check-po
 import type { DatabaseFile } from '../store/database-file.js';
 import type { Store } from '../store/store.js';
 import { createObservationWriter, replayObservations } from '../store/datasets/index.js';
-import { WORKFLOW_STAGES, compatibilityKey, type CompatibilityKey, type WorkflowStage } from './compatibility-key.js';
+import { WORKFLOW_STAGES, compatibilityKey, stageKey, type CompatibilityKey, type WorkflowStage } from './compatibility-key.js';
 import { identifyFile, type FileIdentity } from './file-identity.js';
 import type { AnalyzePayload, IngestPayload, InspectionResult, ProcessPayload, ProcessedCheck, ReportPayload, StageOutcome } from './stage-payloads.js';
 import { TOP_VIOLATIONS_PER_CHECK } from './stage-payloads.js';
@@ -101,8 +101,7 @@ export class FileWorkflow {
 
   /** The stage payload cached for a file under the current key, if any. */
   cached<T>(hash: string, stage: CachedStage): T | undefined {
-    const keyOf = stage === 'process' ? this.key.checkKey : this.key.parseKey;
-    const row = getStagePayload<T>(this.catalog, hash, stage, keyOf);
+    const row = getStagePayload<T>(this.catalog, hash, stage, stageKey(this.key, stage));
     if (!row) return undefined;
     // A cached ingest or process payload is only good while its run is still stored as completed.
     const runId = (row.payload as { runId?: string }).runId;

@@ -2,8 +2,7 @@
  * What each workflow stage produces and caches (catalog `stage_payloads`),
  * and the report built from them.
  */
-import type { CheckSummary } from '../kernel/check-summary.js';
-import type { CheckStatus } from '../kernel/check-run.js';
+import type { CheckResult } from '../kernel/check-run.js';
 import type { Point } from '../kernel/check-point.js';
 import type { Inventory } from '../ts/inventory.js';
 import type { KlvPidSummary } from '../klv/klv-summary.js';
@@ -27,13 +26,7 @@ export interface IngestPayload {
 }
 
 /** One check's outcome in `process`; its points are in the run database under the check key. */
-export interface ProcessedCheck {
-  checkId: string;
-  version: string;
-  title: string;
-  rules: unknown;
-  status: CheckStatus;
-  summary: CheckSummary;
+export interface ProcessedCheck extends Pick<CheckResult, 'checkId' | 'version' | 'title' | 'rules' | 'status' | 'summary'> {
   /** Points stored for the check (every point it emitted). */
   pointsStored: number;
   /** The first violations, most severe first (up to TOP_VIOLATIONS_PER_CHECK). */

@@ -2,6 +2,7 @@
  * The workflow's error class (stages, jobs, file sessions), with a stable
  * `code` the gateway maps to an HTTP status (DESIGN.md "Errors").
  */
+import { CodedError } from '../kernel/coded-error.js';
 export type WorkflowErrorCode =
   /** The file cannot be read (missing, a folder, no permission). */
   | 'ERR_FILE_UNREADABLE'
@@ -24,20 +25,6 @@ export type WorkflowErrorCode =
   /** No session with that id. */
   | 'ERR_SESSION_NOT_FOUND';
 
-export class WorkflowError extends Error {
+export class WorkflowError extends CodedError<WorkflowErrorCode> {
   override readonly name: string = 'WorkflowError';
-
-  constructor(
-    readonly code: WorkflowErrorCode,
-    message: string,
-    readonly details?: Readonly<Record<string, unknown>>,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-
-  /** The shape of the gateway's error body: `{ code, message, details }`. */
-  toJSON(): { code: WorkflowErrorCode; message: string; details?: Readonly<Record<string, unknown>> } {
-    return this.details === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, details: this.details };
-  }
 }

@@ -1,20 +1,17 @@
 import { expect } from 'chai';
-import { createReadStream } from 'node:fs';
-import { stat, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defineCheck } from '../../src/kernel/define-check.js';
 import { generateTransportStream } from '../../src/gen/index.js';
 import { listRecentSources } from '../../src/store/catalog-recent-sources.js';
 import { Store } from '../../src/store/store.js';
 import { FileSessions } from '../../src/workflow/file-sessions.js';
-import { FileWorkflow, type FileSourceOpener } from '../../src/workflow/file-workflow.js';
+import { FileWorkflow } from '../../src/workflow/file-workflow.js';
 import { WorkflowError } from '../../src/workflow/workflow-error.js';
 import { useTemporaryFolder } from '../store/temporary-folder.js';
+import { nodeFiles } from './node-file-source.js';
 
-const files: FileSourceOpener = {
-  size: async (path) => (await stat(path)).size,
-  open: (path, { signal }) => createReadStream(path, { highWaterMark: 1 << 20, signal }),
-};
+const files = nodeFiles;
 
 /** A point per PES with a PTS, so a report has something to count. */
 const ptsCount = defineCheck({

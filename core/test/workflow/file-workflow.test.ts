@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createReadStream } from 'node:fs';
-import { readdir, stat, writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { defineCheck } from '../../src/kernel/define-check.js';
@@ -10,16 +10,13 @@ import { createKlvAwareTsDemuxer } from '../../src/klv/st1402-demuxer.js';
 import { generateTransportStream, parseFaultSpec } from '../../src/gen/index.js';
 import { getIngestRun, listIngestRuns } from '../../src/store/catalog-ingest-runs.js';
 import { Store } from '../../src/store/store.js';
-import { FileWorkflow, type FileSourceOpener } from '../../src/workflow/file-workflow.js';
+import { FileWorkflow } from '../../src/workflow/file-workflow.js';
 import { WorkflowError } from '../../src/workflow/workflow-error.js';
 import { startChild } from '../store/node-child.js';
 import { useTemporaryFolder } from '../store/temporary-folder.js';
+import { nodeFiles } from './node-file-source.js';
 
-/** Node's file streams as the byte source (the file adapter is another package's). */
-const files: FileSourceOpener = {
-  size: async (path) => (await stat(path)).size,
-  open: (path, { signal }) => createReadStream(path, { highWaterMark: 1 << 20, signal }),
-};
+const files = nodeFiles;
 
 /** One point per PCR interval of the video PID, a violation above the rule. */
 const pcrGaps = defineCheck({

@@ -3,6 +3,7 @@
  * maps to an HTTP status (DESIGN.md "Errors"). Same shape as CoreError and
  * StoreError, so the gateway's error body works for all three.
  */
+import { CodedError } from '../../kernel/coded-error.js';
 export type DatasetErrorCode =
   /** No raw dataset has the name asked for (an unknown path suffix: 404). */
   | 'ERR_DATASET_UNKNOWN'
@@ -13,20 +14,6 @@ export type DatasetErrorCode =
   /** An observation writer was used after finish() or abort(). */
   | 'ERR_DATASET_WRITER_CLOSED';
 
-export class DatasetError extends Error {
+export class DatasetError extends CodedError<DatasetErrorCode> {
   override readonly name: string = 'DatasetError';
-
-  constructor(
-    readonly code: DatasetErrorCode,
-    message: string,
-    readonly details?: Readonly<Record<string, unknown>>,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-
-  /** The shape of the gateway's error body: `{ code, message, details }`. */
-  toJSON(): { code: DatasetErrorCode; message: string; details?: Readonly<Record<string, unknown>> } {
-    return this.details === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, details: this.details };
-  }
 }
