@@ -84,7 +84,8 @@ export class DriftPointLog {
     const t = this.t[slot];
     const at = { t: Number.isNaN(t) ? null : t, offset: this.offset[slot], packetIndex: this.packetIndex[slot], pid: this.pid };
     const drift = this.drift[slot];
-    const mark = this.marks.get(sequence);
+    // Most points carry no mark: skip the lookup then.
+    const mark = this.marks.size === 0 ? undefined : this.marks.get(sequence);
     if (mark !== undefined) this.marks.delete(sequence);
     const type = mark?.type ?? 'klv-drift';
     const measured = !Number.isNaN(drift);

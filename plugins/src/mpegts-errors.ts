@@ -34,7 +34,7 @@
 import { defineCheck, type Position, type PointPosition, type TsErrorObservation } from '@klvscope/core';
 import * as z from 'zod/mini';
 import { tr101290, tsErrorCitation } from './mpegts-clauses.js';
-import { Intervals } from './mpegts-intervals.js';
+import { PidIntervals } from './mpegts-intervals.js';
 import { PcrAccuracy } from './mpegts-pcr-accuracy.js';
 import { PcrSteps } from './mpegts-pcr-steps.js';
 import { PresenceWatch, type EndFinding } from './mpegts-presence.js';
@@ -96,12 +96,12 @@ export const mpegtsErrors = defineCheck({
   create(ctx) {
     const rules = ctx.rules;
     const time = new StreamTime();
-    const patWatch = new PresenceWatch<number>(time, rules.patMaxIntervalMs);
-    const pmtWatch = new PresenceWatch<number>(time, rules.pmtMaxIntervalMs);
-    const pidWatch = new PresenceWatch<number>(time, rules.pidMaxGapMs);
+    const patWatch = new PresenceWatch(time, rules.patMaxIntervalMs);
+    const pmtWatch = new PresenceWatch(time, rules.pmtMaxIntervalMs);
+    const pidWatch = new PresenceWatch(time, rules.pidMaxGapMs);
     const pcrSteps = new PcrSteps();
     const accuracy = new PcrAccuracy(rules.pcrAccuracyNs);
-    const ptsIntervals = new Intervals<number, Position>(time);
+    const ptsIntervals = new PidIntervals(time);
     /** The PIDs each PMT PID names (elementary streams and PCR PID), to stop watching those a new version drops. */
     const namedBy = new Map<number, Set<number>>();
     const carried = new Set<number>();
@@ -123,13 +123,13 @@ export const mpegtsErrors = defineCheck({
     };
     /** What the end of the data leaves: a trailing gap (at the end) or something never seen (where it became expected). */
     const reportEnd = (
-      findings: EndFinding<number>[],
+      findings: EndFinding[],
       endAt: Position,
       type: string,
       indicator: string,
       limitMs: number,
       what: (key: number) => string,
-      neverSeen: (f: EndFinding<number>) => [PointPosition, string],
+      neverSeen: (f: EndFinding) => [PointPosition, string],
     ): void => {
       for (const f of findings) {
         if (f.kind === 'never-seen') {
@@ -222,7 +222,7 @@ export const mpegtsErrors = defineCheck({
         time.note(pes);
         alive(pes.pid, pes);
         if (pes.pts90kHz === null) return;
-        const { ms } = ptsIntervals.next(pes.pid, pes);
+        const ms = ptsIntervals.next(pes.pid, pes);
         if (ms !== null && ms > rules.ptsMaxIntervalMs) {
           const rounded = roundMs(ms);
           problem(pes, 'pts-repetition', '2.5', `PTS on PID ${hexPid(pes.pid)} ${formatMs(rounded)} after the previous one (limit ${formatMs(rules.ptsMaxIntervalMs)})`, rounded, 'ms');

@@ -1,37 +1,54 @@
 /**
- * The interval since the previous occurrence of something keyed (a table on
- * a PID, a PES with a PTS on a PID), in stream time, and the point the
- * interval checks emit for it.
+ * The interval since the previous occurrence of something on a PID (a table
+ * section, a PES with a PTS), in stream time, and the point the interval
+ * checks emit for it.
  */
 import type { CheckContext, PointPosition, Position } from '@klvscope/core';
 import { formatMs, roundMs, type StreamTime } from './mpegts-stream-time.js';
 
-export interface Interval<P extends Position> {
-  /** The previous occurrence of the key, or null for the first. */
-  previous: P | null;
-  /** Milliseconds since it (unrounded), or null for the first or when the time is unknown. */
-  ms: number | null;
-}
+const PID_COUNT = 0x2000;
 
-export class Intervals<K, P extends Position> {
-  private readonly last = new Map<K, P>();
+/**
+ * The interval since the previous occurrence on each PID. The previous
+ * occurrence is kept as numbers in arrays indexed by PID rather than as the
+ * observation in a Map: this runs for every section and PES, and a Map
+ * lookup plus a reference stored in a long-lived object cost more than the
+ * interval itself.
+ */
+export class PidIntervals {
+  private readonly lastOffset = new Float64Array(PID_COUNT);
+  /** NaN when the previous occurrence had no known time. */
+  private readonly lastT = new Float64Array(PID_COUNT);
+  private readonly seen = new Uint8Array(PID_COUNT);
+  private pids = 0;
 
   constructor(private readonly time: StreamTime) {}
 
-  /** Records `position` as the latest occurrence of `key` and returns the interval since the one before. */
-  next(key: K, position: P): Interval<P> {
-    const previous = this.last.get(key) ?? null;
-    this.last.set(key, position);
-    return { previous, ms: previous === null ? null : this.time.msBetween(previous, position) };
+  /** Whether `pid` has occurred before. */
+  has(pid: number): boolean {
+    return this.seen[pid & 0x1fff] === 1;
   }
 
-  /** The latest occurrence of `key`, if any. */
-  latest(key: K): P | undefined {
-    return this.last.get(key);
+  /**
+   * Records `position` as the latest occurrence on `pid` and returns the
+   * milliseconds since the one before (unrounded); null for the first, or
+   * when the time is unknown.
+   */
+  next(pid: number, position: Position): number | null {
+    const slot = pid & 0x1fff;
+    const ms = this.seen[slot] === 1 ? this.time.msSince(this.lastOffset[slot], this.lastT[slot], position) : null;
+    if (this.seen[slot] === 0) {
+      this.seen[slot] = 1;
+      this.pids++;
+    }
+    this.lastOffset[slot] = position.offset;
+    this.lastT[slot] = position.t ?? NaN;
+    return ms;
   }
 
+  /** PIDs that occurred at least once. */
   get size(): number {
-    return this.last.size;
+    return this.pids;
   }
 }
 

@@ -1,28 +1,19 @@
 /**
- * Messages of the points that break nothing, made once per series (a PID, a
- * table on a PID) rather than once per point: the interval and step checks
- * emit a point for every PCR, section and PES, and the value is in `value`.
+ * Messages of the points that break nothing, made once per PID rather than
+ * once per point: the interval and step checks emit a point for every PCR,
+ * section and PES, and the value is in `value`. Kept in an array indexed by
+ * PID, which is looked up for every point (a Map costs a hash lookup each).
  */
 import { hexPid } from './mpegts-stream-time.js';
 
-export class Labels<K> {
-  private readonly labels = new Map<K, string>();
+export class PidLabels {
+  private readonly labels: (string | undefined)[] = new Array<string | undefined>(0x2000).fill(undefined);
 
-  constructor(private readonly make: (key: K) => string) {}
+  /** `make` gets the PID as a number and its text (0x0100). */
+  constructor(private readonly make: (pidText: string, pid: number) => string) {}
 
-  get(key: K): string {
-    let label = this.labels.get(key);
-    if (label === undefined) {
-      label = this.make(key);
-      this.labels.set(key, label);
-    }
-    return label;
-  }
-}
-
-/** Labels per PID: `new PidLabels((pid) => `PCR on PID ${pid}`)` with the PID written 0x0100. */
-export class PidLabels extends Labels<number> {
-  constructor(make: (pid: string) => string) {
-    super((pid) => make(hexPid(pid)));
+  get(pid: number): string {
+    const slot = pid & 0x1fff;
+    return (this.labels[slot] ??= this.make(hexPid(slot), slot));
   }
 }

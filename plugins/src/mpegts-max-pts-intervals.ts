@@ -8,10 +8,10 @@
  * PCRs are consumed only for the clock: they time the PES sent before the
  * first PCR (see mpegts-stream-time.ts).
  */
-import { defineCheck, type Position } from '@klvscope/core';
+import { defineCheck } from '@klvscope/core';
 import * as z from 'zod/mini';
 import { PTS_INTERVAL_CLAUSE } from './mpegts-clauses.js';
-import { Intervals, intervalPoint } from './mpegts-intervals.js';
+import { PidIntervals, intervalPoint } from './mpegts-intervals.js';
 import { PidLabels } from './mpegts-labels.js';
 import { StreamTime } from './mpegts-stream-time.js';
 
@@ -29,7 +29,7 @@ export const mpegtsMaxPtsIntervals = defineCheck({
   consumes: ['pes', 'pcr'],
   create(ctx) {
     const time = new StreamTime();
-    const withPts = new Intervals<number, Position>(time);
+    const withPts = new PidIntervals(time);
     const labels = new PidLabels((pid) => `PTS on PID ${pid}`);
     const rule = { maxIntervalMs: ctx.rules.maxIntervalMs, citation: PTS_INTERVAL_CLAUSE, type: 'pts-interval' };
     let measured = 0;
@@ -40,7 +40,7 @@ export const mpegtsMaxPtsIntervals = defineCheck({
       pes(pes) {
         time.note(pes);
         if (pes.pts90kHz === null) return;
-        const { ms } = withPts.next(pes.pid, pes);
+        const ms = withPts.next(pes.pid, pes);
         if (ms === null) return;
         measured++;
         intervalPoint(ctx, pes, ms, rule, labels.get(pes.pid));

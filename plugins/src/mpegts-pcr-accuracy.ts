@@ -39,66 +39,117 @@ const WINDOW_27MHZ = PCR_HZ;
 /** Errors in a row after which the stretch is taken to have ended. */
 const MAX_CONSECUTIVE_ERRORS = 5;
 
-interface Sample {
-  offset: number;
-  /** PCR in 27 MHz ticks, unwrapped, relative to the first PCR the PID's state saw. */
-  pcr: number;
+/**
+ * The PCRs of the current stretch, oldest first, as (offset, unwrapped PCR)
+ * pairs in a ring of numbers: a PCR joins it and an old one leaves it for
+ * almost every PCR, which an array of objects paid for with an allocation
+ * and a shift of the whole array.
+ */
+class SampleWindow {
+  private offsets = new Float64Array(64);
+  private pcrs = new Float64Array(64);
+  private head = 0;
+  length = 0;
+
+  clear(): void {
+    this.head = 0;
+    this.length = 0;
+  }
+
+  offsetAt(i: number): number {
+    return this.offsets[(this.head + i) & (this.offsets.length - 1)];
+  }
+
+  pcrAt(i: number): number {
+    return this.pcrs[(this.head + i) & (this.pcrs.length - 1)];
+  }
+
+  push(offset: number, pcr: number): void {
+    if (this.length === this.offsets.length) this.grow();
+    const slot = (this.head + this.length) & (this.offsets.length - 1);
+    this.offsets[slot] = offset;
+    this.pcrs[slot] = pcr;
+    this.length++;
+  }
+
+  shift(): void {
+    this.head = (this.head + 1) & (this.offsets.length - 1);
+    this.length--;
+  }
+
+  /** Doubles the ring (its size stays a power of two), oldest first again. */
+  private grow(): void {
+    const offsets = new Float64Array(this.offsets.length * 2);
+    const pcrs = new Float64Array(this.pcrs.length * 2);
+    for (let i = 0; i < this.length; i++) {
+      offsets[i] = this.offsetAt(i);
+      pcrs[i] = this.pcrAt(i);
+    }
+    this.offsets = offsets;
+    this.pcrs = pcrs;
+    this.head = 0;
+  }
 }
 
 class PidAccuracy {
-  private window: Sample[] = [];
+  private readonly window = new SampleWindow();
   private lastRaw27MHz = 0;
   private lastUnwrapped = 0;
   private errorsInRow = 0;
   private started = false;
 
-  /** Starts a new stretch at this PCR. */
   restart(observation: PcrObservation): void {
     this.unwrap(observation);
-    this.window = [{ offset: observation.offset, pcr: this.lastUnwrapped }];
+    this.window.clear();
+    this.window.push(observation.offset, this.lastUnwrapped);
     this.errorsInRow = 0;
   }
 
-  /** Forgets the stretch: the next PCR starts a new one. */
   forget(): void {
-    this.window = [];
+    this.window.clear();
     this.errorsInRow = 0;
   }
 
-  /** The error of this PCR in ns when the stretch is locked and it is off by more than `toleranceNs`; null otherwise. */
   sample(observation: PcrObservation, toleranceNs: number): number | null {
     const pcr = this.unwrap(observation);
-    const sample: Sample = { offset: observation.offset, pcr };
+    const offset = observation.offset;
     const window = this.window;
     if (window.length < 2) {
-      if (window.length === 1 && sample.offset <= window[0].offset) this.window = [sample];
-      else window.push(sample);
+      if (window.length === 1 && offset <= window.offsetAt(0)) window.clear();
+      window.push(offset, pcr);
       return null;
     }
-    const first = window[0];
-    const last = window[window.length - 1];
-    if (sample.offset <= last.offset) {
-      this.window = [sample];
+    const last = window.length - 1;
+    const lastOffset = window.offsetAt(last);
+    const lastPcr = window.pcrAt(last);
+    if (offset <= lastOffset) {
+      window.clear();
+      window.push(offset, pcr);
       return null;
     }
-    const rate = (last.pcr - first.pcr) / (last.offset - first.offset);
-    const predicted = first.pcr + (sample.offset - first.offset) * rate;
+    const firstOffset = window.offsetAt(0);
+    const firstPcr = window.pcrAt(0);
+    const rate = (lastPcr - firstPcr) / (lastOffset - firstOffset);
+    const predicted = firstPcr + (offset - firstOffset) * rate;
     const errorNs = ((pcr - predicted) / PCR_HZ) * 1e9;
     if (Math.abs(errorNs) <= toleranceNs) {
       this.errorsInRow = 0;
-      window.push(sample);
+      window.push(offset, pcr);
       // Keep about a second of PCRs (never fewer than a locked stretch needs).
-      while (window.length > LOCK_SAMPLES && window[window.length - 1].pcr - window[1].pcr >= WINDOW_27MHZ) window.shift();
+      while (window.length > LOCK_SAMPLES && window.pcrAt(window.length - 1) - window.pcrAt(1) >= WINDOW_27MHZ) window.shift();
       return null;
     }
     if (window.length < LOCK_SAMPLES) {
       // Not a constant-bitrate stretch (yet): a new one starts from the PCR before this one.
-      this.window = [last, sample];
+      window.clear();
+      window.push(lastOffset, lastPcr);
+      window.push(offset, pcr);
       return null;
     }
     this.errorsInRow++;
     if (this.errorsInRow >= MAX_CONSECUTIVE_ERRORS) {
-      this.window = [sample];
+      window.clear();
+      window.push(offset, pcr);
       this.errorsInRow = 0;
     }
     return errorNs;

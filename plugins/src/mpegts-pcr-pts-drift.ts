@@ -17,13 +17,14 @@
  * 2.4.2) lets data stay in the buffers at most 1 s, which MISB ST 1402
  * also sets for metadata.
  */
-import { PCR_HZ, defineCheck, ptsMinusPcr90kHz, PTS_HZ, type PcrObservation } from '@klvscope/core';
+import { PCR_HZ, defineCheck, ptsMinusPcr90kHz, PTS_HZ } from '@klvscope/core';
 import * as z from 'zod/mini';
 import { DECODER_DELAY_CLAUSE } from './mpegts-clauses.js';
 import { PidLabels } from './mpegts-labels.js';
 import { formatMs, hexPid, roundMs } from './mpegts-stream-time.js';
 
 const NULL_PID = 0x1fff;
+const PID_COUNT = 0x2000;
 
 export const mpegtsPcrPtsDrift = defineCheck({
   id: 'mpegts-pcr-pts-drift',
@@ -44,30 +45,30 @@ export const mpegtsPcrPtsDrift = defineCheck({
   create(ctx) {
     const { minDelayMs, maxDelayMs } = ctx.rules;
     const labels = new PidLabels((pid) => `PES on PID ${pid}: PTS - PCR`);
-    /** The PCR PID of each elementary stream PID, from the PMTs. */
-    const pcrPidOf = new Map<number, number>();
-    /** The last PCR of each PCR PID that has a stream time. */
-    const lastPcr = new Map<number, PcrObservation>();
+    // By PID in arrays, not Maps: looked up for every PES and PCR.
+    /** The PCR PID of each elementary stream PID, from the PMTs; -1 when none. */
+    const pcrPidOf = new Int16Array(PID_COUNT).fill(-1);
+    /** The last PCR with a stream time of each PCR PID: its value, and its time (NaN before any). */
+    const lastPcr27MHz = new Float64Array(PID_COUNT);
+    const lastPcrT = new Float64Array(PID_COUNT).fill(NaN);
     let withPts = 0;
     let measured = 0;
     return {
       pmt(pmt) {
-        for (const s of pmt.streams) {
-          if (pmt.pcrPid === NULL_PID) pcrPidOf.delete(s.pid);
-          else pcrPidOf.set(s.pid, pmt.pcrPid);
-        }
+        for (const s of pmt.streams) pcrPidOf[s.pid & 0x1fff] = pmt.pcrPid === NULL_PID ? -1 : pmt.pcrPid;
       },
       pcr(pcr) {
-        if (pcr.t !== null) lastPcr.set(pcr.pid, pcr);
+        if (pcr.t === null) return;
+        lastPcr27MHz[pcr.pid & 0x1fff] = pcr.pcr27MHz;
+        lastPcrT[pcr.pid & 0x1fff] = pcr.t;
       },
       pes(pes) {
         if (pes.pts90kHz === null) return;
         withPts++;
-        const pcrPid = pcrPidOf.get(pes.pid);
-        const sample = pcrPid === undefined ? undefined : lastPcr.get(pcrPid);
-        if (sample === undefined || sample.t === null || pes.t === null) return;
+        const pcrPid = pcrPidOf[pes.pid & 0x1fff];
+        if (pcrPid < 0 || Number.isNaN(lastPcrT[pcrPid]) || pes.t === null) return;
         measured++;
-        const pcrAtPes27MHz = sample.pcr27MHz + (pes.t - sample.t) * PCR_HZ;
+        const pcrAtPes27MHz = lastPcr27MHz[pcrPid] + (pes.t - lastPcrT[pcrPid]) * PCR_HZ;
         const delayMs = roundMs((ptsMinusPcr90kHz(pes.pts90kHz, pcrAtPes27MHz) / PTS_HZ) * 1000);
         const early = delayMs < minDelayMs;
         const late = delayMs > maxDelayMs;

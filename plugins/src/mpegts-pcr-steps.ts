@@ -7,8 +7,6 @@
 import { PCR_HZ, pcrDelta27MHz, type DiscontinuityObservation, type PcrObservation } from '@klvscope/core';
 
 export interface PcrStep {
-  previous: PcrObservation;
-  current: PcrObservation;
   /** current - previous PCR value, across the 2^33 * 300 wrap, in ms (negative: backwards). */
   valueStepMs: number;
   /**
@@ -23,29 +21,44 @@ export interface PcrStep {
   signalled: boolean;
 }
 
+const PID_COUNT = 0x2000;
+
+/** The previous PCR of each PID, as numbers in arrays indexed by PID (this runs for every PCR, in three checks). */
 export class PcrSteps {
-  private readonly last = new Map<number, PcrObservation>();
-  private readonly signalled = new Set<number>();
+  private readonly lastPcr27MHz = new Float64Array(PID_COUNT);
+  /** NaN when the previous PCR had no known time. */
+  private readonly lastT = new Float64Array(PID_COUNT);
+  private readonly seen = new Uint8Array(PID_COUNT);
+  private readonly signalledSince = new Uint8Array(PID_COUNT);
+  private pids = 0;
 
   /** Notes a discontinuity_indicator (ISO/IEC 13818-1 2.4.3.5: the next PCR of the PID is of a new time base). */
   discontinuity(observation: DiscontinuityObservation): void {
-    this.signalled.add(observation.pid);
+    this.signalledSince[observation.pid & 0x1fff] = 1;
   }
 
   /** The step from the PID's previous PCR to this one; null for its first PCR. */
   next(current: PcrObservation): PcrStep | null {
-    const previous = this.last.get(current.pid);
-    const signalled = current.discontinuity || this.signalled.has(current.pid);
-    this.last.set(current.pid, current);
-    this.signalled.delete(current.pid);
-    if (previous === undefined) return null;
-    const valueStepMs = (pcrDelta27MHz(previous.pcr27MHz, current.pcr27MHz) / PCR_HZ) * 1000;
-    const arrivalMs = previous.t !== null && current.t !== null ? (current.t - previous.t) * 1000 : valueStepMs;
-    return { previous, current, valueStepMs, arrivalMs, signalled };
+    const slot = current.pid & 0x1fff;
+    const signalled = current.discontinuity || this.signalledSince[slot] === 1;
+    this.signalledSince[slot] = 0;
+    const first = this.seen[slot] === 0;
+    const previousPcr = this.lastPcr27MHz[slot];
+    const previousT = this.lastT[slot];
+    this.lastPcr27MHz[slot] = current.pcr27MHz;
+    this.lastT[slot] = current.t ?? NaN;
+    if (first) {
+      this.seen[slot] = 1;
+      this.pids++;
+      return null;
+    }
+    const valueStepMs = (pcrDelta27MHz(previousPcr, current.pcr27MHz) / PCR_HZ) * 1000;
+    const arrivalMs = !Number.isNaN(previousT) && current.t !== null ? (current.t - previousT) * 1000 : valueStepMs;
+    return { valueStepMs, arrivalMs, signalled };
   }
 
   /** How many PIDs carried a PCR. */
   get pidCount(): number {
-    return this.last.size;
+    return this.pids;
   }
 }

@@ -14,13 +14,15 @@ import type { StreamTime } from './mpegts-stream-time.js';
 interface Watch {
   /** Where it became expected. */
   since: Position;
-  /** Its last sighting, or null. */
-  lastSeen: Position | null;
+  /** Its last sighting, as numbers (a reference kept per sighting would cost a write barrier each time); offset -1 before the first. */
+  lastSeenOffset: number;
+  /** NaN when the last sighting had no known time. */
+  lastSeenT: number;
 }
 
 /** What the end of the data leaves: never seen, or a trailing gap longer than the limit. */
-export interface EndFinding<K> {
-  key: K;
+export interface EndFinding {
+  key: number;
   kind: 'never-seen' | 'trailing-gap';
   /** Where it became expected. */
   since: Position;
@@ -28,50 +30,60 @@ export interface EndFinding<K> {
   ms: number | null;
 }
 
-export class PresenceWatch<K> {
-  private readonly watches = new Map<K, Watch>();
+/** Watches keyed by PID (0x0000 to 0x1FFF). */
+export class PresenceWatch {
+  /** In the order they began, for the end of the data. */
+  private readonly watches = new Map<number, Watch>();
+  /** The same watches by PID: looked up for every observation, faster than the Map. */
+  private readonly byPid: (Watch | undefined)[] = new Array<Watch | undefined>(0x2000).fill(undefined);
 
   constructor(
     private readonly time: StreamTime,
     private readonly maxMs: number,
   ) {}
 
-  /** Starts watching `key` from `since`, unless it is watched already. */
-  expect(key: K, since: Position): void {
-    if (!this.watches.has(key)) this.watches.set(key, { since, lastSeen: null });
+  /** Starts watching `pid` from `since`, unless it is watched already. */
+  expect(pid: number, since: Position): void {
+    if (this.watches.has(pid)) return;
+    const watch: Watch = { since, lastSeenOffset: -1, lastSeenT: NaN };
+    this.watches.set(pid, watch);
+    this.byPid[pid & 0x1fff] = watch;
   }
 
-  /** Stops watching `key` (a new PAT or PMT no longer names it). */
-  forget(key: K): void {
-    this.watches.delete(key);
+  /** Stops watching `pid` (a new PAT or PMT no longer names it). */
+  forget(pid: number): void {
+    this.watches.delete(pid);
+    this.byPid[pid & 0x1fff] = undefined;
   }
 
-  isWatched(key: K): boolean {
-    return this.watches.has(key);
+  isWatched(pid: number): boolean {
+    return this.watches.has(pid);
   }
 
-  /** A sighting of `key` at `at`: the gap in ms it ends when longer than the limit, else null. Unwatched keys are ignored. */
-  seen(key: K, at: Position): number | null {
-    const watch = this.watches.get(key);
+  /** A sighting of `pid` at `at`: the gap in ms it ends when longer than the limit, else null. Unwatched PIDs are ignored. */
+  seen(pid: number, at: Position): number | null {
+    const watch = this.byPid[pid & 0x1fff];
     if (watch === undefined) return null;
-    const gapMs = this.time.msBetween(watch.lastSeen ?? watch.since, at);
-    watch.lastSeen = at;
+    const gapMs =
+      watch.lastSeenOffset < 0 ? this.time.msBetween(watch.since, at) : this.time.msSince(watch.lastSeenOffset, watch.lastSeenT, at);
+    watch.lastSeenOffset = at.offset;
+    watch.lastSeenT = at.t ?? NaN;
     return gapMs !== null && gapMs > this.maxMs ? gapMs : null;
   }
 
   /**
-   * At the end of the data (`end`): every key never seen (unless `carried`
+   * At the end of the data (`end`): every PID never seen (unless `carried`
    * says its packets were there all the same, unreadable: scrambled), and
    * every trailing gap longer than the limit.
    */
-  end(end: Position, carried: (key: K) => boolean): EndFinding<K>[] {
-    const findings: EndFinding<K>[] = [];
+  end(end: Position, carried: (pid: number) => boolean): EndFinding[] {
+    const findings: EndFinding[] = [];
     for (const [key, watch] of this.watches) {
-      if (watch.lastSeen === null) {
+      if (watch.lastSeenOffset < 0) {
         if (!carried(key)) findings.push({ key, kind: 'never-seen', since: watch.since, ms: this.time.msBetween(watch.since, end) });
         continue;
       }
-      const gapMs = this.time.msBetween(watch.lastSeen, end);
+      const gapMs = this.time.msSince(watch.lastSeenOffset, watch.lastSeenT, end);
       if (gapMs !== null && gapMs > this.maxMs) findings.push({ key, kind: 'trailing-gap', since: watch.since, ms: gapMs });
     }
     return findings;

@@ -9,8 +9,8 @@
  * PCRs are consumed only for the clock: they time the sections sent before
  * the first PCR (see mpegts-stream-time.ts).
  */
-import { defineCheck, type Position } from '@klvscope/core';
-import { Intervals } from './mpegts-intervals.js';
+import { defineCheck } from '@klvscope/core';
+import { PidIntervals } from './mpegts-intervals.js';
 import { PidLabels } from './mpegts-labels.js';
 import { StreamTime, roundMs } from './mpegts-stream-time.js';
 
@@ -27,7 +27,7 @@ export const mpegtsPsiTablePositions = defineCheck({
   create(ctx) {
     const time = new StreamTime();
     // Keyed by PID: PID 0x0000 carries the PAT, each PMT PID its PMT sections.
-    const sections = new Intervals<number, Position>(time);
+    const sections = new PidIntervals(time);
     const labels = { PAT: new PidLabels((pid) => `PAT section on PID ${pid}`), PMT: new PidLabels((pid) => `PMT section on PID ${pid}`) };
     let count = 0;
     return {
@@ -39,11 +39,12 @@ export const mpegtsPsiTablePositions = defineCheck({
         const table = section.tableType;
         if (table !== 'PAT' && table !== 'PMT') return;
         count++;
-        const { previous, ms } = sections.next(section.pid, section);
+        const first = !sections.has(section.pid);
+        const ms = sections.next(section.pid, section);
         const value = ms === null ? null : roundMs(ms);
         const label = labels[table].get(section.pid);
         ctx.point(section, {
-          message: value !== null ? label : previous === null ? `${label}, the first` : `${label}, not timed`,
+          message: value !== null ? label : first ? `${label}, the first` : `${label}, not timed`,
           value,
           unit: 'ms',
           citation: CLAUSE[table],

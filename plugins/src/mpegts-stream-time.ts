@@ -12,19 +12,32 @@
 import type { Position } from '@klvscope/core';
 
 export class StreamTime {
-  /** The first position with a known time (normally the first PCR of the time base, t = 0). */
-  private anchor: Position | null = null;
-  private lastPosition: Position | null = null;
+  // Numbers, not the positions themselves: a check notes every observation, and keeping a reference
+  // to each (a young object) in this long-lived one would cost a write barrier every time.
+  /** The first position with a known time (normally the first PCR of the time base, t = 0); offset -1 until then. */
+  private anchorOffset = -1;
+  private anchorT = 0;
+  /** The last position noted; offset -1 until one is. `lastT` is NaN when its time is unknown. */
+  private lastOffset = -1;
+  private lastPacketIndex = -1;
+  private lastT = NaN;
 
   /** Notes a position seen by the check; call it for every observation the check receives. */
   note(position: Position): void {
-    if (this.anchor === null && position.t !== null) this.anchor = position;
-    this.lastPosition = position;
+    const t = position.t;
+    if (this.anchorOffset < 0 && t !== null) {
+      this.anchorOffset = position.offset;
+      this.anchorT = t;
+    }
+    this.lastOffset = position.offset;
+    this.lastPacketIndex = position.packetIndex;
+    this.lastT = t ?? NaN;
   }
 
   /** The last position noted: where the stream ends when nothing better is known. */
   get last(): Position | null {
-    return this.lastPosition;
+    if (this.lastOffset < 0) return null;
+    return { offset: this.lastOffset, packetIndex: this.lastPacketIndex, t: Number.isNaN(this.lastT) ? null : this.lastT };
   }
 
   /**
@@ -33,13 +46,19 @@ export class StreamTime {
    * to place it).
    */
   msBetween(earlier: Position, later: Position): number | null {
-    if (later.t === null) return null;
-    if (earlier.t !== null) return (later.t - earlier.t) * 1000;
-    const anchor = this.anchor;
-    if (anchor === null || anchor.t === null || later.offset <= anchor.offset || earlier.offset > anchor.offset) return null;
-    const secondsPerByte = (later.t - anchor.t) / (later.offset - anchor.offset);
-    const earlierT = anchor.t - (anchor.offset - earlier.offset) * secondsPerByte;
-    return (later.t - earlierT) * 1000;
+    return this.msSince(earlier.offset, earlier.t ?? NaN, later);
+  }
+
+  /** As msBetween, from an earlier position given by its offset and time (NaN when unknown). */
+  msSince(earlierOffset: number, earlierT: number, later: Position): number | null {
+    const laterT = later.t;
+    if (laterT === null) return null;
+    if (!Number.isNaN(earlierT)) return (laterT - earlierT) * 1000;
+    const anchorOffset = this.anchorOffset;
+    if (anchorOffset < 0 || later.offset <= anchorOffset || earlierOffset > anchorOffset) return null;
+    const secondsPerByte = (laterT - this.anchorT) / (later.offset - anchorOffset);
+    const earlierTime = this.anchorT - (anchorOffset - earlierOffset) * secondsPerByte;
+    return (laterT - earlierTime) * 1000;
   }
 }
 

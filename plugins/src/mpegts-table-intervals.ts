@@ -7,10 +7,10 @@
  * the first PCR (see mpegts-stream-time.ts), so a stream's first interval is
  * measured too.
  */
-import { defineCheck, type Position } from '@klvscope/core';
+import { defineCheck } from '@klvscope/core';
 import * as z from 'zod/mini';
-import { Intervals, intervalPoint } from './mpegts-intervals.js';
-import { Labels } from './mpegts-labels.js';
+import { PidIntervals, intervalPoint } from './mpegts-intervals.js';
+import { PidLabels } from './mpegts-labels.js';
 import { StreamTime } from './mpegts-stream-time.js';
 
 export interface TableIntervalsSpec {
@@ -40,8 +40,8 @@ export function defineTableIntervalsCheck(spec: TableIntervalsSpec) {
     consumes: ['psi-section', 'pcr'],
     create(ctx) {
       const time = new StreamTime();
-      const sections = new Intervals<number, Position>(time);
-      const labels = new Labels<number>(spec.what);
+      const sections = new PidIntervals(time);
+      const labels = new PidLabels((_text, pid) => spec.what(pid));
       const rule = { maxIntervalMs: ctx.rules.maxIntervalMs, citation: spec.citation, type: spec.type };
       let measured = 0;
       return {
@@ -51,7 +51,7 @@ export function defineTableIntervalsCheck(spec: TableIntervalsSpec) {
         'psi-section'(section) {
           time.note(section);
           if (section.tableType !== spec.table) return;
-          const { ms } = sections.next(section.pid, section);
+          const ms = sections.next(section.pid, section);
           if (ms === null) return;
           measured++;
           intervalPoint(ctx, section, ms, rule, labels.get(section.pid));

@@ -37,6 +37,13 @@ describe('PCR accuracy on constant-bitrate stretches (mpegts-errors, TR 101 290 
     expect(judge(cbr(1000, PCR_MODULUS - 27_000_000))).to.deep.equal([]);
   });
 
+  it('holds a second of PCRs sent every 2 packets (several hundred, beyond the window’s first size) and still finds one 600 ns off', () => {
+    const dense = Array.from({ length: 2000 }, (_, i) => pcr(i * 376, Math.round(97_200_000_000 + i * 376 * TICKS_PER_BYTE)));
+    expect(judge(dense)).to.deep.equal([]);
+    dense[1500] = pcr(dense[1500].offset, dense[1500].pcr27MHz + 16.2);
+    expect(judge(dense)).to.deep.equal([[1500, 600]]);
+  });
+
   it('reports one PCR 600 ns off once, and lets one 400 ns off pass', () => {
     const pcrs = cbr(100);
     pcrs[50] = pcr(pcrs[50].offset, pcrs[50].pcr27MHz + 16.2); // 600 ns
