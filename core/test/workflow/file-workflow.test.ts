@@ -11,6 +11,7 @@ import { generateTransportStream, parseFaultSpec } from '../../src/gen/index.js'
 import { getIngestRun, listIngestRuns } from '../../src/store/catalog-ingest-runs.js';
 import { Store } from '../../src/store/store.js';
 import { FileWorkflow } from '../../src/workflow/file-workflow.js';
+import { JobQueue } from '../../src/workflow/job-queue.js';
 import { WorkflowError } from '../../src/workflow/workflow-error.js';
 import { startChild } from '../store/node-child.js';
 import { useTemporaryFolder } from '../store/temporary-folder.js';
@@ -152,6 +153,31 @@ describe('FileWorkflow', function () {
       expect(workflow.firstStageToRun(file.hash)).to.equal('analyze');
       const done = await workflow.ingest(file);
       expect(getIngestRun(store.catalog.db, done.runId)?.status).to.equal('completed');
+    });
+  });
+
+  it('an ingest job cancelled while it runs ends cancelled, with no completed run', async () => {
+    const path = await writeStream('j.ts', [], 20);
+    await withStore(async (store) => {
+      const workflow = new FileWorkflow({ store, files, checks: [pcrGaps] });
+      const file = await workflow.identify(path);
+      const queue = new JobQueue();
+      let jobId = '';
+      const job = queue.submit('ingest', path, (ctx) =>
+        workflow.ingest(file, {
+          signal: ctx.signal,
+          onProgress: (done, total) => {
+            ctx.progress(done, total);
+            if (done > 0 && queue.get(jobId)?.status === 'running') queue.cancel(jobId);
+          },
+        }),
+      );
+      jobId = job.id;
+      const finished = await queue.wait(job.id);
+      expect(finished.status).to.equal('cancelled');
+      expect(finished.progress.bytesDone).to.be.greaterThan(0).and.lessThan(file.size);
+      expect(listIngestRuns(store.catalog.db, file.hash).map((r) => r.status)).to.deep.equal(['cancelled']);
+      expect(await readdir(join(store.dataDir, 'runs'))).to.deep.equal([]);
     });
   });
 
