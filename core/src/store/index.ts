@@ -32,3 +32,4 @@ export { saveRuleTemplate, getRuleTemplate, listRuleTemplates, deleteRuleTemplat
 export { touchRecentSource, listRecentSources, removeRecentSource, type RecentSourceKind, type RecentSourceRow } from './catalog-recent-sources.js';
 export type { Database as SqlDatabase } from 'sql.js';
 export { createCheckPointWriter, readCheckPoints, deleteCheckPoints, CHECK_POINTS_SCHEMA, type CheckPointWriter, type CheckPointQuery, type CheckPointPage } from './run-check-points.js';
+export { RunDatabaseCache, DEFAULT_OPEN_RUNS, type LeaseOptions, type RunLease } from './run-database-cache.js';

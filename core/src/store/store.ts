@@ -10,6 +10,7 @@ import { DataFolderLock } from './data-folder-lock.js';
 import { defaultDataDir } from './data-dir.js';
 import { DatabaseFile } from './database-file.js';
 import { deleteRunDatabase, openRunDatabase, runDatabasePath, type RunDatabaseOptions } from './run-database.js';
+import { RunDatabaseCache, type LeaseOptions, type RunLease } from './run-database-cache.js';
 import { StoreError } from './store-error.js';
 
 export const CATALOG_FILE_NAME = 'catalog.sqlite';
@@ -29,7 +30,12 @@ export class Store {
     private readonly lock: DataFolderLock,
     /** Runs left 'running' by a process that died, marked 'interrupted' by this open. */
     readonly interruptedRunIds: readonly string[],
-  ) {}
+  ) {
+    this.runs = new RunDatabaseCache(dataDir);
+  }
+
+  /** The run databases kept open (see leaseRunDatabase). */
+  private readonly runs: RunDatabaseCache;
 
   /**
    * Takes the data folder (creating it if needed), opens and migrates the
@@ -71,14 +77,24 @@ export class Store {
     return runDatabasePath(this.dataDir, runId);
   }
 
-  /** Opens (or with `create`, makes) a run's database; the caller saves and closes it. */
+  /**
+   * Leases a run's database from those the store keeps open (run-database-cache.ts):
+   * shared, not to be closed; give it back with `release()`.
+   */
+  leaseRunDatabase(runId: string, options?: LeaseOptions): Promise<RunLease> {
+    this.assertOpen();
+    return this.runs.lease(runId, options);
+  }
+
+  /** Opens (or with `create`, makes) a private copy of a run's database; the caller saves and closes it. */
   openRunDatabase(runId: string, options?: RunDatabaseOptions): Promise<DatabaseFile> {
     this.assertOpen();
     return openRunDatabase(this.dataDir, runId, options);
   }
 
-  deleteRunDatabase(runId: string): Promise<boolean> {
+  async deleteRunDatabase(runId: string): Promise<boolean> {
     this.assertOpen();
+    await this.runs.evict(runId);
     return deleteRunDatabase(this.dataDir, runId);
   }
 
@@ -87,6 +103,7 @@ export class Store {
     if (this.#closed) return;
     this.#closed = true;
     try {
+      await this.runs.closeAll();
       await this.catalog.saveIfChanged();
     } finally {
       await this.catalog.close();

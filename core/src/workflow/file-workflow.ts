@@ -23,7 +23,7 @@ import { InventoryBuilder } from '../ts/inventory.js';
 import { getStagePayload, putStagePayload, type CachedStage } from '../store/catalog-stages.js';
 import { createIngestRun, finishIngestRun, getIngestRun, latestCompletedIngestRun, type IngestRunRow } from '../store/catalog-ingest-runs.js';
 import { createCheckPointWriter, deleteCheckPoints } from '../store/run-check-points.js';
-import type { DatabaseFile } from '../store/database-file.js';
+import type { RunLease } from '../store/run-database-cache.js';
 import type { Store } from '../store/store.js';
 import { createObservationWriter, replayObservations } from '../store/datasets/index.js';
 import { WORKFLOW_STAGES, compatibilityKey, stageKey, type CompatibilityKey, type WorkflowStage } from './compatibility-key.js';
@@ -136,9 +136,11 @@ export class FileWorkflow {
     const started = performance.now();
     const run = createIngestRun(this.catalog, { hash: file.hash, path: file.path, startedMs: this.now() });
     await this.store.saveCatalog();
-    let database: DatabaseFile | undefined;
+    let lease: RunLease | undefined;
     try {
-      database = await this.store.openRunDatabase(run.id, { create: true });
+      // Leased, not opened and closed: the run stays open for the `process` that follows.
+      lease = await this.store.leaseRunDatabase(run.id, { create: true, exclusive: true });
+      const database = lease.database;
       const writer = createObservationWriter(database.db);
       let counts: Record<string, number>;
       try {
@@ -160,10 +162,12 @@ export class FileWorkflow {
         throw error;
       }
     } catch (error) {
+      lease?.release();
+      lease = undefined;
       await this.endRun(run, options.signal?.aborted ? 'cancelled' : 'failed', error);
       throw error;
     } finally {
-      await database?.close();
+      lease?.release();
     }
   }
 
@@ -172,7 +176,8 @@ export class FileWorkflow {
     const started = performance.now();
     const run = latestCompletedIngestRun(this.catalog, hash);
     if (!run) throw new WorkflowError('ERR_STAGE_NOT_READY', `no completed ingest run for file ${hash}: ingest it first`, { hash });
-    const database = await this.store.openRunDatabase(run.id);
+    const lease = await this.store.leaseRunDatabase(run.id, { exclusive: true });
+    const database = lease.database;
     try {
       const points = createCheckPointWriter(database.db, this.key.checkKey);
       const top = new Map<string, Point[]>();
@@ -214,7 +219,7 @@ export class FileWorkflow {
       await this.store.saveCatalog();
       return payload;
     } finally {
-      await database.close();
+      lease.release();
     }
   }
 

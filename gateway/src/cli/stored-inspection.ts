@@ -65,7 +65,8 @@ async function storedPoints(store: Store, result: InspectionResult, checkId: str
   if (!result.process.checks.some((c) => c.checkId === checkId)) {
     throw new UsageError(`unknown check '${checkId}' (known: ${result.process.checks.map((c) => c.checkId).join(', ')})`);
   }
-  const run = await store.openRunDatabase(result.latestIngestRunId);
+  const lease = await store.leaseRunDatabase(result.latestIngestRunId);
+  const run = lease.database;
   try {
     const points: Point[] = [];
     for (let offset = 0; ; offset += POINT_PAGE) {
@@ -74,7 +75,7 @@ async function storedPoints(store: Store, result: InspectionResult, checkId: str
       if (points.length >= page.total || page.points.length === 0) return points;
     }
   } finally {
-    await run.close();
+    lease.release();
   }
 }
 
