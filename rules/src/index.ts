@@ -25,3 +25,4 @@ export {
   type TemplateStore,
 } from './templates.js';
 export { printRuleSet } from './print-rule-set.js';
+export { CatalogTemplateStore } from './catalog-template-store.js';
