@@ -1,1 +1,1 @@
-export {};
+export * from './inspection/index.js';

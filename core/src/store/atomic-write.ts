@@ -16,12 +16,18 @@ export function temporaryPathFor(path: string): string {
   return `${path}.tmp-${process.pid}-${temporaryCounter}`;
 }
 
-export async function writeFileAtomic(path: string, bytes: Uint8Array): Promise<void> {
+export interface AtomicWriteOptions {
+  /** The file's permission bits, exactly (whatever the umask); default 0o666 less the umask. */
+  mode?: number;
+}
+
+export async function writeFileAtomic(path: string, content: Uint8Array | string, options: AtomicWriteOptions = {}): Promise<void> {
   const temporary = temporaryPathFor(path);
   try {
-    const handle = await open(temporary, 'wx');
+    const handle = await open(temporary, 'wx', options.mode);
     try {
-      await handle.writeFile(bytes);
+      if (options.mode !== undefined) await handle.chmod(options.mode);
+      await handle.writeFile(content);
       await handle.sync();
     } finally {
       await handle.close();

@@ -33,3 +33,4 @@ export { touchRecentSource, listRecentSources, removeRecentSource, type RecentSo
 export type { Database as SqlDatabase } from 'sql.js';
 export { createCheckPointWriter, readCheckPoints, deleteCheckPoints, CHECK_POINTS_SCHEMA, type CheckPointWriter, type CheckPointQuery, type CheckPointPage } from './run-check-points.js';
 export { RunDatabaseCache, DEFAULT_OPEN_RUNS, type LeaseOptions, type RunLease } from './run-database-cache.js';
+export { writeFileAtomic, removeOrphanedTemporaries, type AtomicWriteOptions } from './atomic-write.js';

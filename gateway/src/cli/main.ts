@@ -9,11 +9,12 @@ import { runGenerate, type GenerateCliOptions } from './generate-command.js';
 import { runInspect, type InspectOptions } from './inspect-command.js';
 import { runArchiveList, runArchiveRemove, runArchiveShow, type ArchiveOptions } from './archive-command.js';
 import { runKlv } from './klv-command.js';
+import { registerLicenseCommand } from './license-command.js';
+import type { ServeOptions } from './serve-command.js';
+import { APP_VERSION } from '../app-version.js';
 import type { RuleOptions } from './cli-checks.js';
 import { runRulesCheck, runRulesPrint } from './rules-command.js';
 import { UsageError } from './usage-error.js';
-
-const VERSION = '0.1.0';
 
 function positiveNumber(name: string) {
   return (value: string): number => {
@@ -30,7 +31,7 @@ function collect(value: string, previous: string[]): string[] {
 export function buildProgram(): Command {
   const program = new Command('klvscope')
     .description('Inspect MPEG-TS recordings and live feeds carrying KLV metadata (STANAG 4609, MISB ST 0601).')
-    .version(VERSION)
+    .version(APP_VERSION)
     .exitOverride()
     .configureOutput({ outputError: () => undefined });
 
@@ -48,6 +49,18 @@ export function buildProgram(): Command {
     .option('--store [dir]', 'keep the stages in a data folder and reuse them (default folder: $KLVSCOPE_DATA_DIR or ./data)')
     .action(async (file: string, options: InspectOptions) => {
       process.exitCode = await runInspect(file, options);
+    });
+
+  program
+    .command('serve')
+    .description('run the inspection service (REST under /api/v1, loopback only) over a data folder, until Ctrl+C or SIGTERM')
+    .option('--data-dir <dir>', 'data folder (default $KLVSCOPE_DATA_DIR or ./data)')
+    .option('--port <n>', 'port (default $KLVSCOPE_PORT or 38180; 0 picks a free one)')
+    .option('--host <host>', 'loopback address: 127.0.0.1 (default, with ::1 where available), another 127.x.x.x, ::1 or localhost')
+    .action(async (options: ServeOptions) => {
+      // Loaded on demand: the server's modules cost the other commands nothing at start-up.
+      const { runServe } = await import('./serve-command.js');
+      await runServe(options);
     });
 
   const rules = program.command('rules').description('the validation rule set');
@@ -110,6 +123,8 @@ export function buildProgram(): Command {
     .option('--klv-pts', 'give asynchronous KLV PES a PTS')
     .action(async (out: string, options: GenerateCliOptions) => runGenerate(out, options));
 
+  registerLicenseCommand(program);
+
   return program;
 }
 
@@ -132,10 +147,15 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** Errors about the user's files (missing, unreadable, a directory) carry a stable ERR_FILE_* or ERR_NOT_A_FILE code. */
+/** Errors about the user's input (files, plugins, rules, the data folder, serve's host, port or key), each with a stable code. */
 function isUserFileError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code.startsWith('ERR_FILE') || code === 'ERR_NOT_A_FILE' || code === 'ERR_GENERATOR_OPTIONS' || code === 'ERR_FAULT_SPEC' || code.startsWith('ERR_PLUGIN') || code.startsWith('ERR_CONFIG') || code.startsWith('ERR_RULES') || code.startsWith('ERR_PROFILE') || code.startsWith('ERR_TEMPLATE') || code === 'ERR_STORE_LOCKED' || code === 'ERR_STORE_SCHEMA_TOO_NEW' || code === 'ERR_NOT_TRANSPORT_STREAM');
+  return typeof code === 'string' && (code.startsWith('ERR_FILE') || code === 'ERR_NOT_A_FILE' || code === 'ERR_GENERATOR_OPTIONS' || code === 'ERR_FAULT_SPEC' || code.startsWith('ERR_PLUGIN') || code.startsWith('ERR_CONFIG') || code.startsWith('ERR_RULES') || code.startsWith('ERR_PROFILE') || code.startsWith('ERR_TEMPLATE') || code === 'ERR_STORE_LOCKED' || code === 'ERR_STORE_SCHEMA_TOO_NEW' || code === 'ERR_NOT_TRANSPORT_STREAM' || isServiceStartError(code));
+}
+
+/** Why `serve` could not start: a host that is not loopback, a port in use, an unusable API key or key file. */
+function isServiceStartError(code: string): boolean {
+  return code === 'ERR_HOST_NOT_LOOPBACK' || code === 'ERR_LISTEN_FAILED' || code === 'ERR_API_KEY_UNUSABLE' || code === 'ERR_API_KEY_FILE_INSECURE';
 }
 
 // A reader that goes away (`klvscope klv FILE | head`) ends the output, not with a crash.

@@ -1,0 +1,59 @@
+/**
+ * The one table from stable error codes to HTTP statuses (DESIGN.md
+ * "Errors"). Every package's error class carries a `code`; whatever code is
+ * not here answers 500 with no detail (the log keeps the real error).
+ * docs/rest.md lists the same table; a test checks they agree.
+ */
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 500 | 503;
+
+export const ERROR_STATUS: Readonly<Record<string, ErrorStatus>> = Object.freeze({
+  // 400: the request itself is wrong (shape, a field, a parameter).
+  ERR_MALFORMED_JSON: 400,
+  ERR_INVALID_FIELD: 400,
+  ERR_UNSUPPORTED_MEDIA_TYPE: 400,
+  ERR_BAD_REQUEST: 400,
+  ERR_DATASET_INVALID_PARAMETER: 400,
+  ERR_TEMPLATE_NAME_INVALID: 400,
+  // 401: no key or the wrong key.
+  ERR_API_KEY_MISSING: 401,
+  ERR_API_KEY_WRONG: 401,
+  // 403: understood and refused.
+  ERR_FILE_OUTSIDE_ROOTS: 403,
+  ERR_HOST_HEADER_REFUSED: 403,
+  // 404: no such route or resource. An id that cannot name a stored run names no resource either.
+  ERR_ROUTE_NOT_FOUND: 404,
+  ERR_JOB_NOT_FOUND: 404,
+  ERR_SESSION_NOT_FOUND: 404,
+  ERR_DATASET_UNKNOWN: 404,
+  ERR_TEMPLATE_NOT_FOUND: 404,
+  ERR_CHECK_NOT_FOUND: 404,
+  ERR_STORE_NOT_FOUND: 404,
+  ERR_STORE_INVALID_ID: 404,
+  // 409: the request is fine but the state it meets is not.
+  ERR_STORE_LOCKED: 409,
+  ERR_NO_ACTIVE_SESSION: 409,
+  ERR_JOB_FINISHED: 409,
+  ERR_JOB_QUEUE_CLOSED: 409,
+  ERR_STAGE_NOT_READY: 409,
+  ERR_TEMPLATE_EXISTS: 409,
+  // 413: over the body limit.
+  ERR_BODY_TOO_LARGE: 413,
+  // 422: the request is well formed, but the file or rule set it names cannot be used.
+  // A missing file is 422, not 404: the resource addressed is the endpoint; the file is content of the request.
+  ERR_FILE_NOT_FOUND: 422,
+  ERR_NOT_A_FILE: 422,
+  ERR_FILE_UNREADABLE: 422,
+  ERR_NOT_TRANSPORT_STREAM: 422,
+  ERR_RULES_INVALID: 422,
+  ERR_PROFILE_UNKNOWN: 422,
+  // 500: ours, never the client's; the body says ERR_INTERNAL only.
+  ERR_INTERNAL: 500,
+  // 503: shutting down (a request that arrives on an open connection during close).
+  ERR_SHUTTING_DOWN: 503,
+});
+
+/** The status of a stable code; 500 for a code the table does not know (or no code). */
+export function statusOfCode(code: string | undefined): ErrorStatus {
+  return (code !== undefined && Object.hasOwn(ERROR_STATUS, code) ? ERROR_STATUS[code] : undefined) ?? 500;
+}

@@ -1,0 +1,43 @@
+/**
+ * The inspection service's own error class: what the HTTP layer refuses by
+ * itself (auth, request shape, host). Errors from core, the store, the
+ * workflow, rules and adapters keep their own classes and codes; all of them
+ * reach the client through the one table of error-status.ts.
+ */
+import { CodedError } from '@klvscope/core';
+
+export type InspectionErrorCode =
+  /** The body is not valid JSON (or is empty with a JSON content type). */
+  | 'ERR_MALFORMED_JSON'
+  /** A path parameter, query parameter or body field fails its schema; `details.fields` names each. */
+  | 'ERR_INVALID_FIELD'
+  /** The body's content type is not one the route reads (JSON). */
+  | 'ERR_UNSUPPORTED_MEDIA_TYPE'
+  /** The request is malformed in some other way the framework detected (bad URL encoding, Content-Length mismatch). */
+  | 'ERR_BAD_REQUEST'
+  /** No X-API-Key header on a protected endpoint. */
+  | 'ERR_API_KEY_MISSING'
+  /** An X-API-Key header that is not the service's key. */
+  | 'ERR_API_KEY_WRONG'
+  /** A Host header that does not name the loopback interface (DNS rebinding). */
+  | 'ERR_HOST_HEADER_REFUSED'
+  /** No route has that method and path. */
+  | 'ERR_ROUTE_NOT_FOUND'
+  /** The body is over the size limit. */
+  | 'ERR_BODY_TOO_LARGE'
+  /** The service is shutting down: no new requests. */
+  | 'ERR_SHUTTING_DOWN'
+  /** Anything unexpected: the body says no more, the log has the real error. */
+  | 'ERR_INTERNAL'
+  /** At start: the configured host is not a loopback address. */
+  | 'ERR_HOST_NOT_LOOPBACK'
+  /** At start: the port cannot be bound (in use, or not allowed). */
+  | 'ERR_LISTEN_FAILED'
+  /** At start: a configured API key (option or KLVSCOPE_API_KEY) or the key file's content is not a usable key. */
+  | 'ERR_API_KEY_UNUSABLE'
+  /** At start: the key file can be read by other users than its owner. */
+  | 'ERR_API_KEY_FILE_INSECURE';
+
+export class InspectionError extends CodedError<InspectionErrorCode> {
+  override readonly name: string = 'InspectionError';
+}

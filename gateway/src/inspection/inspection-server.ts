@@ -1,0 +1,198 @@
+/**
+ * The inspection service (spec/inspection-service.md): a Fastify server on
+ * the loopback interface, routes under /api/v1, one JSON error body, the
+ * X-API-Key guard. createInspectionServer builds it over a data folder;
+ * startInspectionServer refuses a host that is not loopback, then listens
+ * (on 127.0.0.1 and, where the system has it, ::1 too).
+ */
+import { createServer, type RequestListener, type Server } from 'node:http';
+import { Store, defaultDataDir } from '@klvscope/core';
+import { LogController, fastify, type FastifyInstance } from 'fastify';
+import { APP_VERSION } from '../app-version.js';
+import { installApiKeyGuard } from './api-key-guard.js';
+import { resolveApiKey } from './api-key.js';
+import { answerClientError } from './client-error.js';
+import { installErrorHandling, sendError } from './error-response.js';
+import { installHostHeaderGuard } from './host-header-guard.js';
+import { closeInspectionDeps, createInspectionDeps, type ApiKeyInfo, type InspectionDeps } from './inspection-deps.js';
+import { InspectionError } from './inspection-error.js';
+import type { InspectionRoute, RouteModule } from './inspection-route.js';
+import { INSPECTION_ROUTE_MODULES } from './inspection-routes.js';
+import type { Settings } from './inspection-settings.js';
+import { assertLoopbackHost, DEFAULT_HOST, IPV6_LOOPBACK } from './loopback-host.js';
+import { API_PREFIX, registerRoutes } from './route-registration.js';
+import { serviceLogger } from './service-logger.js';
+
+export const DEFAULT_PORT = 38180;
+/** Requests carry paths and settings, never recordings: 1 MiB is far above any legitimate body. */
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+
+export type ServiceLogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+
+export interface InspectionServerOptions {
+  /** An open store: the caller keeps it, and closes it after the server. */
+  store?: Store;
+  /** Without `store`: the data folder the server opens (default KLVSCOPE_DATA_DIR or ./data) and closes with itself. */
+  dataDir?: string;
+  /** The API key, from the embedding program's configuration: wins over KLVSCOPE_API_KEY and the key file. */
+  apiKey?: string;
+  /** Where KLVSCOPE_API_KEY and KLVSCOPE_DATA_DIR are read (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  bodyLimitBytes?: number;
+  /** Service log (pino JSON lines); default: warnings and errors on stderr. */
+  log?: { level?: ServiceLogLevel; stream?: { write(line: string): void } };
+  /** Route files mounted after the built-in ones. */
+  routes?: readonly RouteModule[];
+  /** The settings a user has not changed (default: browse root = the home folder, see inspection-settings.ts). */
+  defaultSettings?: Settings;
+}
+
+export interface InspectionListenOptions extends InspectionServerOptions {
+  /** Default 127.0.0.1; must be loopback (127.0.0.0/8, ::1, localhost). */
+  host?: string;
+  /** Default 38180; 0 picks a free port. */
+  port?: number;
+}
+
+export interface RunningInspectionServer {
+  app: FastifyInstance;
+  /** The base URL on the first address listened on: `http://127.0.0.1:38180/api/v1`. */
+  url: string;
+  /** The base URL on every address listened on (::1 as well, where it was bound). */
+  urls: string[];
+  port: number;
+  dataDir: string;
+  apiKey: ApiKeyInfo;
+  /** Stops accepting, lets requests in flight finish, stops the services, closes the store if the server opened it. */
+  close(): Promise<void>;
+}
+
+/** What start needs from create, kept out of the public instance. */
+interface ServerRuntime {
+  deps: InspectionDeps;
+  handler: RequestListener;
+  /** The listeners beside Fastify's own server (::1). */
+  extraServers: Server[];
+  routes: readonly InspectionRoute[];
+}
+
+const runtimes = new WeakMap<FastifyInstance, ServerRuntime>();
+
+export async function createInspectionServer(options: InspectionServerOptions = {}): Promise<FastifyInstance> {
+  const ownsStore = options.store === undefined;
+  const store = options.store ?? (await Store.open({ dataDir: options.dataDir ?? defaultDataDir(options.env) }));
+  try {
+    // Under the store's lock: no other process creates the key file meanwhile.
+    const apiKey = await resolveApiKey({ dataDir: store.dataDir, key: options.apiKey, env: options.env });
+    let handler: RequestListener | undefined;
+    const app = fastify({
+      bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+      logger: { level: options.log?.level ?? 'warn', stream: options.log?.stream ?? process.stderr },
+      // Errors are logged by the error handler (500s only); a line per request would drown them.
+      logController: new LogController({ disableRequestLogging: true }),
+      // Requests on open connections during close get our own body (closing guard below), not Fastify's.
+      return503OnClosing: false,
+      frameworkErrors: (error, request, reply) => {
+        sendError(error, request, reply);
+      },
+      clientErrorHandler: answerClientError,
+      serverFactory: (fastifyHandler) => {
+        handler = fastifyHandler;
+        return createServer(handler);
+      },
+    });
+    const deps = createInspectionDeps({ store, apiKey: { source: apiKey.source, filePath: apiKey.filePath, created: apiKey.created }, appVersion: APP_VERSION, log: serviceLogger(app.log), defaultSettings: options.defaultSettings });
+    const routes = [...INSPECTION_ROUTE_MODULES, ...(options.routes ?? [])].flatMap((module) => module(deps));
+    const runtime: ServerRuntime = { deps, handler: handler as RequestListener, extraServers: [], routes };
+    runtimes.set(app, runtime);
+
+    let closing = false;
+    app.addHook('onRequest', (_request, reply, done) => {
+      if (!closing) return done();
+      void reply.header('connection', 'close');
+      done(new InspectionError('ERR_SHUTTING_DOWN', 'the inspection service is shutting down'));
+    });
+    installHostHeaderGuard(app);
+    installApiKeyGuard(app, apiKey.value);
+    installErrorHandling(app);
+    // RFC 7396 bodies (PATCH /config) are JSON under their own media type.
+    app.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+
+    registerRoutes(app, routes);
+
+    const extraClosed: Array<Promise<void>> = [];
+    app.addHook('preClose', async () => {
+      closing = true;
+      extraClosed.push(...runtime.extraServers.map(stopAccepting));
+      // Jobs and sessions stop first, so that requests waiting on them end and the server can close.
+      await closeInspectionDeps(deps);
+    });
+    app.addHook('onClose', async () => {
+      try {
+        await Promise.all(extraClosed);
+      } finally {
+        if (ownsStore) await store.close();
+      }
+    });
+    return app;
+  } catch (error) {
+    if (ownsStore) await store.close();
+    throw error;
+  }
+}
+
+/** The routes a server mounted, as data: for the OpenAPI document and for tests that go through every route. */
+export function inspectionRoutesOf(app: FastifyInstance): readonly InspectionRoute[] {
+  return runtimes.get(app)?.routes ?? [];
+}
+
+/** Checks the host, builds the server and listens. */
+export async function startInspectionServer(options: InspectionListenOptions = {}): Promise<RunningInspectionServer> {
+  const host = options.host ?? DEFAULT_HOST;
+  // Before anything is opened: a refused host leaves no lock and no key file behind.
+  assertLoopbackHost(host);
+  const app = await createInspectionServer(options);
+  const runtime = runtimes.get(app) as ServerRuntime;
+  // 'localhost' means both loopback addresses, as the default does; no DNS answer decides it.
+  const name = host.trim().replace(/^\[(.*)\]$/, '$1');
+  const primaryHost = name.toLowerCase() === 'localhost' ? DEFAULT_HOST : name;
+  const requestedPort = options.port ?? DEFAULT_PORT;
+  try {
+    await app.listen({ host: primaryHost, port: requestedPort });
+  } catch (error) {
+    await app.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'EADDRINUSE' ? 'the port is in use (another klvscope serve?)' : (error as Error).message;
+    throw new InspectionError('ERR_LISTEN_FAILED', `cannot listen on ${primaryHost} port ${requestedPort}: ${reason}`, { host: primaryHost, port: requestedPort, reason: code ?? 'unknown' });
+  }
+  const port = (app.server.address() as { port: number }).port;
+  const hosts = [primaryHost];
+  if (primaryHost === DEFAULT_HOST) {
+    const secondary = await listenQuietly(runtime.handler, IPV6_LOOPBACK, port);
+    if (secondary) {
+      runtime.extraServers.push(secondary);
+      hosts.push(IPV6_LOOPBACK);
+    } else {
+      app.log.debug({ host: IPV6_LOOPBACK, port }, 'not listening on ::1 (no IPv6 loopback, or the port is taken there)');
+    }
+  }
+  const urls = hosts.map((h) => `http://${h.includes(':') ? `[${h}]` : h}:${port}${API_PREFIX}`);
+  return { app, url: urls[0], urls, port, dataDir: runtime.deps.store.dataDir, apiKey: runtime.deps.apiKey, close: () => app.close() };
+}
+
+/** A second listener with the same handler; null when it cannot bind (a failure to add ::1 is not an error). */
+function listenQuietly(handler: RequestListener, host: string, port: number): Promise<Server | null> {
+  return new Promise((resolve) => {
+    const server = createServer(handler);
+    server.once('error', () => resolve(null));
+    server.listen({ host, port }, () => resolve(server));
+  });
+}
+
+/** Stops accepting connections and closes the idle ones; resolves once the last connection has ended. */
+function stopAccepting(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+}

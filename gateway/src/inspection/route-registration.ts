@@ -1,0 +1,27 @@
+/**
+ * Mounts InspectionRoutes on Fastify under /api/v1: each handler parses its
+ * input with the route's zod schemas first (a 400 naming the fields), then
+ * answers what the route returns as JSON.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { InspectionRoute } from './inspection-route.js';
+import { parseRouteInput } from './request-validation.js';
+
+export const API_PREFIX = '/api/v1';
+
+export function registerRoutes(app: FastifyInstance, routes: readonly InspectionRoute[]): void {
+  for (const route of routes) {
+    app.route({
+      method: route.method,
+      url: `${API_PREFIX}${route.path}`,
+      config: { public: route.public === true },
+      handler: async (request, reply) => {
+        const input = parseRouteInput(route.schemas, request);
+        const result: unknown = await route.handle({ ...input, request, reply });
+        if (result === reply || reply.sent) return reply;
+        if (result === undefined) return reply.code(204).send();
+        return reply.code(route.status ?? 200).send(result);
+      },
+    });
+  }
+}
