@@ -46,15 +46,23 @@ export class FileSessions {
   private identity: FileIdentity | null = null;
   private report: ReportPayload | null = null;
 
+  /** `workflow` is asked for each time: the service's follows its current rules. */
+  private readonly workflowOf: () => FileWorkflow;
+
   constructor(
     private readonly store: Store,
-    private readonly workflow: FileWorkflow,
+    workflow: FileWorkflow | (() => FileWorkflow),
     private readonly clock: () => number = Date.now,
   ) {
+    this.workflowOf = typeof workflow === 'function' ? workflow : () => workflow;
     // One process owns the data folder (its lock): a session still marked active is a previous process's.
     for (const workspace of this.list()) {
       if (workspace.status === 'active') this.save({ ...workspace, status: 'interrupted' });
     }
+  }
+
+  private get workflow(): FileWorkflow {
+    return this.workflowOf();
   }
 
   /** The active session's workspace, or null. */

@@ -57,6 +57,7 @@ export function buildProgram(): Command {
     .option('--data-dir <dir>', 'data folder (default $KLVSCOPE_DATA_DIR or ./data)')
     .option('--port <n>', 'port (default $KLVSCOPE_PORT or 38180; 0 picks a free one)')
     .option('--host <host>', 'loopback address: 127.0.0.1 (default, with ::1 where available), another 127.x.x.x, ::1 or localhost')
+    .option('--config <file>', 'configuration file naming extra check modules (default ./klvscope.config.json when present)')
     .action(async (options: ServeOptions) => {
       // Loaded on demand: the server's modules cost the other commands nothing at start-up.
       const { runServe } = await import('./serve-command.js');

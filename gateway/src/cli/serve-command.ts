@@ -5,6 +5,9 @@
  * released), and exits 0. A second signal exits at once.
  */
 import { defaultDataDir } from '@klvscope/core';
+import { BUILT_IN_CHECKS } from '@klvscope/plugins';
+import { loadCliConfig } from '../config/cli-config.js';
+import { loadCheckModules } from '../plugins/check-module-loader.js';
 import { API_KEY_ENV } from '../inspection/api-key.js';
 import { DEFAULT_PORT, startInspectionServer, type RunningInspectionServer } from '../inspection/inspection-server.js';
 import { UsageError } from './usage-error.js';
@@ -15,12 +18,17 @@ export interface ServeOptions {
   dataDir?: string;
   port?: string;
   host?: string;
+  /** The configuration file naming extra check modules (default ./klvscope.config.json when present). */
+  config?: string;
 }
 
 export async function runServe(options: ServeOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const port = parsePort(options.port, env);
   const dataDir = options.dataDir ?? defaultDataDir(env);
-  const server = await startInspectionServer({ dataDir, host: options.host, port, env });
+  // The configured check modules join the built-in checks, as for `inspect`.
+  const config = await loadCliConfig(options.config);
+  const checks = [...BUILT_IN_CHECKS, ...(await loadCheckModules(config.plugins, config.baseDir, BUILT_IN_CHECKS))];
+  const server = await startInspectionServer({ dataDir, host: options.host, port, env, checks });
   process.stdout.write(banner(server));
   await untilStopped(server);
   process.stdout.write('klvscope: stopped\n');

@@ -10,8 +10,12 @@
  * from the store and the settings, stopped in closeInspectionDeps (stop jobs
  * and sessions there, so the store flushes what they wrote last).
  */
-import type { Logger, Store } from '@klvscope/core';
+import { FileSessions, JobQueue, type AnyCheck, type FileSourceOpener, type Logger, type Store } from '@klvscope/core';
+import { fileSize, readFileChunks } from '@klvscope/adapters';
+import { BUILT_IN_CHECKS } from '@klvscope/plugins';
+import { LicenceState } from '../licence/index.js';
 import type { ApiKeySource } from './api-key.js';
+import { InspectionRules } from './inspection-rules.js';
 import { InspectionSettings, type Settings } from './inspection-settings.js';
 
 export interface ApiKeyInfo {
@@ -31,6 +35,15 @@ export interface InspectionDeps {
   readonly startedAtMs: number;
   readonly log: Logger;
   readonly clock: () => number;
+  /** Recorded files as byte sources (the file adapter). */
+  readonly files: FileSourceOpener;
+  /** The current rule set and templates; `rules.workflow()` is the file workflow under them. */
+  readonly rules: InspectionRules;
+  /** Analysis, ingest and process jobs. */
+  readonly jobs: JobQueue;
+  /** The file sessions (one active at a time). */
+  readonly fileSessions: FileSessions;
+  readonly licence: LicenceState;
 }
 
 export interface InspectionDepsInput {
@@ -40,22 +53,39 @@ export interface InspectionDepsInput {
   log: Logger;
   defaultSettings?: Settings;
   clock?: () => number;
+  /** Default: the built-in checks. */
+  checks?: readonly AnyCheck[];
+  /** The vendor's licence public key (PEM text or a path); default the built-in one. */
+  licencePublicKey?: string;
 }
 
-export function createInspectionDeps(input: InspectionDepsInput): InspectionDeps {
+export const fileSources: FileSourceOpener = {
+  size: fileSize,
+  open: (path, { signal }) => readFileChunks(path, { signal }),
+};
+
+export async function createInspectionDeps(input: InspectionDepsInput): Promise<InspectionDeps> {
   const clock = input.clock ?? Date.now;
+  const settings = new InspectionSettings(input.store, input.defaultSettings, input.log);
+  const rules = new InspectionRules(input.store, input.checks ?? BUILT_IN_CHECKS, fileSources, clock);
   return {
     store: input.store,
-    settings: new InspectionSettings(input.store, input.defaultSettings, input.log),
+    settings,
     apiKey: input.apiKey,
     appVersion: input.appVersion,
     startedAtMs: clock(),
     log: input.log,
     clock,
+    files: fileSources,
+    rules,
+    jobs: new JobQueue({ concurrency: settings.current().jobs.concurrency }),
+    fileSessions: new FileSessions(input.store, () => rules.workflow(), clock),
+    licence: await LicenceState.open({ dataDir: input.store.dataDir, publicKey: input.licencePublicKey, clock: { nowMs: clock } }),
   };
 }
 
 /** Stops what the services run; the store is closed after this by whoever opened it. */
-export async function closeInspectionDeps(_deps: InspectionDeps): Promise<void> {
-  // Nothing runs yet: the job queue and the sessions stop here once they exist.
+export async function closeInspectionDeps(deps: InspectionDeps): Promise<void> {
+  // Running jobs are cancelled (a cancelled ingest leaves no completed run); their writes end before the store closes.
+  await deps.jobs.shutdown();
 }

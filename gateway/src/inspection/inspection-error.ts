@@ -23,6 +23,8 @@ export type InspectionErrorCode =
   | 'ERR_HOST_HEADER_REFUSED'
   /** No route has that method and path. */
   | 'ERR_ROUTE_NOT_FOUND'
+  /** A path (after resolving `..` and symbolic links) lies outside every browse root. */
+  | 'ERR_FILE_OUTSIDE_ROOTS'
   /** The body is over the size limit. */
   | 'ERR_BODY_TOO_LARGE'
   /** The service is shutting down: no new requests. */

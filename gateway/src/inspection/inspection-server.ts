@@ -6,7 +6,7 @@
  * (on 127.0.0.1 and, where the system has it, ::1 too).
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
-import { Store, defaultDataDir } from '@klvscope/core';
+import { Store, defaultDataDir, type AnyCheck } from '@klvscope/core';
 import { LogController, fastify, type FastifyInstance } from 'fastify';
 import { APP_VERSION } from '../app-version.js';
 import { installApiKeyGuard } from './api-key-guard.js';
@@ -45,6 +45,10 @@ export interface InspectionServerOptions {
   routes?: readonly RouteModule[];
   /** The settings a user has not changed (default: browse root = the home folder, see inspection-settings.ts). */
   defaultSettings?: Settings;
+  /** The checks the service runs (default: the built-in ones; `serve` adds the configured plugins). */
+  checks?: readonly AnyCheck[];
+  /** The vendor's licence public key, PEM text or a path (default: the built-in key). */
+  licencePublicKey?: string;
 }
 
 export interface InspectionListenOptions extends InspectionServerOptions {
@@ -101,7 +105,7 @@ export async function createInspectionServer(options: InspectionServerOptions = 
         return createServer(handler);
       },
     });
-    const deps = createInspectionDeps({ store, apiKey: { source: apiKey.source, filePath: apiKey.filePath, created: apiKey.created }, appVersion: APP_VERSION, log: serviceLogger(app.log), defaultSettings: options.defaultSettings });
+    const deps = await createInspectionDeps({ checks: options.checks, licencePublicKey: options.licencePublicKey, store, apiKey: { source: apiKey.source, filePath: apiKey.filePath, created: apiKey.created }, appVersion: APP_VERSION, log: serviceLogger(app.log), defaultSettings: options.defaultSettings });
     const routes = [...INSPECTION_ROUTE_MODULES, ...(options.routes ?? [])].flatMap((module) => module(deps));
     const runtime: ServerRuntime = { deps, handler: handler as RequestListener, extraServers: [], routes };
     runtimes.set(app, runtime);
