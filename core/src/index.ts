@@ -4,7 +4,7 @@ export { streamTypeName } from './ts/stream-types.js';
 export { TsDemuxer, type DemuxerOptions } from './ts/demuxer.js';
 export { InventoryBuilder, type Inventory, type InventoryPid, type InventoryProgram } from './ts/inventory.js';
 export type { PesPayloadConsumer } from './ts/pes-payload-consumer.js';
-export type { PacketSize } from './ts/packet-layout.js';
+export { detectPacketLayout, type PacketLayout, type PacketSize } from './ts/packet-layout.js';
 export { PCR_HZ, PTS_HZ, pcrDelta27MHz, ptsDelta90kHz, ptsMinusPcr90kHz } from './ts/clock.js';
 export { CoreError, type CoreErrorCode } from './kernel/core-error.js';
 export { OBSERVATION_KINDS, isObservationKind } from './kernel/observation-kinds.js';

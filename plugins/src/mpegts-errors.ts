@@ -34,6 +34,7 @@
 import { defineCheck, type Position, type PointPosition, type TsErrorObservation } from '@klvscope/core';
 import * as z from 'zod/mini';
 import { tr101290, tsErrorCitation } from './mpegts-clauses.js';
+import type { Tr101290IndicatorType } from './mpegts-error-types.js';
 import { PidIntervals } from './mpegts-intervals.js';
 import { PcrAccuracy } from './mpegts-pcr-accuracy.js';
 import { PcrSteps } from './mpegts-pcr-steps.js';
@@ -110,10 +111,10 @@ export const mpegtsErrors = defineCheck({
 
     patWatch.expect(0, START_OF_DATA);
 
-    const problem = (at: PointPosition, type: string, indicator: string, message: string, value: number | null, unit: string | null): void => {
+    const problem = (at: PointPosition, type: Tr101290IndicatorType, indicator: string, message: string, value: number | null, unit: string | null): void => {
       ctx.point(at, { message, value, unit, violation: true, severity: 'error', citation: tr101290(indicator), type });
     };
-    const gap = (at: PointPosition, type: string, indicator: string, what: string, gapMs: number, limitMs: number): void => {
+    const gap = (at: PointPosition, type: Tr101290IndicatorType, indicator: string, what: string, gapMs: number, limitMs: number): void => {
       const ms = roundMs(gapMs);
       problem(at, type, indicator, `${what} missing for ${formatMs(ms)} (limit ${formatMs(limitMs)})`, ms, 'ms');
     };
@@ -125,7 +126,7 @@ export const mpegtsErrors = defineCheck({
     const reportEnd = (
       findings: EndFinding[],
       endAt: Position,
-      type: string,
+      type: Tr101290IndicatorType,
       indicator: string,
       limitMs: number,
       what: (key: number) => string,

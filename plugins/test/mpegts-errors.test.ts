@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { generateTransportStream, parseFaultSpec, writePcr, type GeneratorOptions } from '@klvscope/core';
 import { CheckTester, runCheck } from '../src/check-tester.js';
 import { mpegtsErrors as check } from '../src/mpegts-errors.js';
+import { MPEGTS_ERROR_POINT_TYPES } from '../src/mpegts-error-types.js';
 import { fixtureOrSkip } from '../../test-support/fixtures.js';
 import { CLEAN_STREAMS, withFault } from './streams.js';
 import { EditableStream, MORE_CLEAN_STREAMS, observationsOf, pcrOffsetFault, privateDataStream, signalledPcrJumpFault, withOwnFault } from './mpegts-test-streams.js';
@@ -227,6 +228,14 @@ describe('mpegts-errors', function () {
       const { violations, faults } = await runCheck(check, withFault('pts-gap@2'));
       expect(violations.map((v) => [v.type, v.packetIndex, v.pid, v.citation])).to.deep.equal([['pts-repetition', faults[0].packetIndex, VIDEO, 'ETSI TR 101 290 5.2.2 2.5']]);
     });
+  });
+
+  it('types every point with one of MPEGTS_ERROR_POINT_TYPES, the list the detail endpoint filters by', async () => {
+    const faults = ['drop-packet@0.5', 'duplicate-packet@0.8', 'tei@1', 'sync-byte@1.2', 'psi-crc@1.4', 'pat-gap@1.6', 'pmt-gap@2.8', 'pcr-gap@4', 'pts-gap@4.5'];
+    const { result } = await runCheck(check, { generate: { ...base, durationSeconds: 6, faults: faults.map((f) => parseFaultSpec(f)) } });
+    const types = new Set(result.points.map((p) => p.type));
+    expect(types.size).to.be.greaterThan(8);
+    expect([...types].filter((type) => type === undefined || !MPEGTS_ERROR_POINT_TYPES.includes(type))).to.deep.equal([]);
   });
 
   describe('on the real fixtures', () => {

@@ -27,15 +27,22 @@ export const ERROR_STATUS: Readonly<Record<string, ErrorStatus>> = Object.freeze
   ERR_SESSION_NOT_FOUND: 404,
   ERR_DATASET_UNKNOWN: 404,
   ERR_TEMPLATE_NOT_FOUND: 404,
+  ERR_SOURCE_NOT_FOUND: 404,
   ERR_CHECK_NOT_FOUND: 404,
   ERR_STORE_NOT_FOUND: 404,
   ERR_STORE_INVALID_ID: 404,
+  ERR_FILE_UNKNOWN: 404,
+  ERR_STAGE_NOT_CACHED: 404,
+  ERR_INGEST_RUN_NOT_FOUND: 404,
+  ERR_ARCHIVE_ENTRY_NOT_FOUND: 404,
+  ERR_PLAYBACK_TOKEN_UNKNOWN: 404,
   // 409: the request is fine but the state it meets is not.
   ERR_STORE_LOCKED: 409,
   ERR_NO_ACTIVE_SESSION: 409,
   ERR_JOB_FINISHED: 409,
   ERR_JOB_QUEUE_CLOSED: 409,
   ERR_STAGE_NOT_READY: 409,
+  ERR_INGEST_RUN_NOT_COMPLETED: 409,
   ERR_TEMPLATE_EXISTS: 409,
   // 413: over the body limit.
   ERR_BODY_TOO_LARGE: 413,
@@ -47,6 +54,9 @@ export const ERROR_STATUS: Readonly<Record<string, ErrorStatus>> = Object.freeze
   ERR_NOT_TRANSPORT_STREAM: 422,
   ERR_RULES_INVALID: 422,
   ERR_PROFILE_UNKNOWN: 422,
+  ERR_LICENCE_INVALID: 422,
+  ERR_NOT_A_FOLDER: 422,
+  ERR_LIVE_UNAVAILABLE: 422,
   // 500: ours, never the client's; the body says ERR_INTERNAL only.
   ERR_INTERNAL: 500,
   // 503: shutting down (a request that arrives on an open connection during close).

@@ -16,6 +16,7 @@ import { BUILT_IN_CHECKS } from '@klvscope/plugins';
 import { LicenceState } from '../licence/index.js';
 import type { ApiKeySource } from './api-key.js';
 import { InspectionRules } from './inspection-rules.js';
+import { PlaybackTokens } from './playback-tokens.js';
 import { InspectionSettings, type Settings } from './inspection-settings.js';
 
 export interface ApiKeyInfo {
@@ -44,6 +45,8 @@ export interface InspectionDeps {
   /** The file sessions (one active at a time). */
   readonly fileSessions: FileSessions;
   readonly licence: LicenceState;
+  /** Tokens of `GET /playback/{token}`, issued by file sessions. */
+  readonly playback: PlaybackTokens;
 }
 
 export interface InspectionDepsInput {
@@ -80,6 +83,7 @@ export async function createInspectionDeps(input: InspectionDepsInput): Promise<
     rules,
     jobs: new JobQueue({ concurrency: settings.current().jobs.concurrency }),
     fileSessions: new FileSessions(input.store, () => rules.workflow(), clock),
+    playback: new PlaybackTokens(() => settings.current().playback.tokenTtlSeconds * 1000, clock),
     licence: await LicenceState.open({ dataDir: input.store.dataDir, publicKey: input.licencePublicKey, clock: { nowMs: clock } }),
   };
 }

@@ -7,6 +7,16 @@
 import { CodedError } from '@klvscope/core';
 
 export type InspectionErrorCode =
+  /** A file hash the catalog has never recorded. */
+  | 'ERR_FILE_UNKNOWN'
+  /** No reusable payload of that stage for the file under the current compatibility key. */
+  | 'ERR_STAGE_NOT_CACHED'
+  /** No ingest run with that id (or, for `latest`, no completed run of the file). */
+  | 'ERR_INGEST_RUN_NOT_FOUND'
+  /** The ingest run exists but is not completed (running, cancelled, failed or interrupted): it has no datasets to read. */
+  | 'ERR_INGEST_RUN_NOT_COMPLETED'
+  /** No analysis archive entry for that file. */
+  | 'ERR_ARCHIVE_ENTRY_NOT_FOUND'
   /** The body is not valid JSON (or is empty with a JSON content type). */
   | 'ERR_MALFORMED_JSON'
   /** A path parameter, query parameter or body field fails its schema; `details.fields` names each. */
@@ -25,6 +35,14 @@ export type InspectionErrorCode =
   | 'ERR_ROUTE_NOT_FOUND'
   /** A path (after resolving `..` and symbolic links) lies outside every browse root. */
   | 'ERR_FILE_OUTSIDE_ROOTS'
+  /** No recent source has that id. */
+  | 'ERR_SOURCE_NOT_FOUND'
+  /** A browse location that is a file, not a folder. */
+  | 'ERR_NOT_A_FOLDER'
+  /** A playback token that was never issued or has expired. */
+  | 'ERR_PLAYBACK_TOKEN_UNKNOWN'
+  /** Live sources are not served yet (the live issue brings them). */
+  | 'ERR_LIVE_UNAVAILABLE'
   /** The body is over the size limit. */
   | 'ERR_BODY_TOO_LARGE'
   /** The service is shutting down: no new requests. */

@@ -14,6 +14,7 @@ import { resolveApiKey } from './api-key.js';
 import { answerClientError } from './client-error.js';
 import { installErrorHandling, sendError } from './error-response.js';
 import { installHostHeaderGuard } from './host-header-guard.js';
+import { installLicenceHeader, logLicenceMode, setLicenceHeader } from './licence-announcement.js';
 import { closeInspectionDeps, createInspectionDeps, type ApiKeyInfo, type InspectionDeps } from './inspection-deps.js';
 import { InspectionError } from './inspection-error.js';
 import type { InspectionRoute, RouteModule } from './inspection-route.js';
@@ -97,6 +98,7 @@ export async function createInspectionServer(options: InspectionServerOptions = 
       // Requests on open connections during close get our own body (closing guard below), not Fastify's.
       return503OnClosing: false,
       frameworkErrors: (error, request, reply) => {
+        setLicenceHeader(reply);
         sendError(error, request, reply);
       },
       clientErrorHandler: answerClientError,
@@ -118,6 +120,8 @@ export async function createInspectionServer(options: InspectionServerOptions = 
     });
     installHostHeaderGuard(app);
     installApiKeyGuard(app, apiKey.value);
+    installLicenceHeader(app, deps.licence);
+    logLicenceMode(deps.log, deps.licence.licenceStatus());
     installErrorHandling(app);
     // RFC 7396 bodies (PATCH /config) are JSON under their own media type.
     app.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));

@@ -9,7 +9,15 @@ import { parseRouteInput } from './request-validation.js';
 
 export const API_PREFIX = '/api/v1';
 
+/** The routes mounted on a server (for the OpenAPI document and the tests). */
+const mounted = new WeakMap<FastifyInstance, readonly InspectionRoute[]>();
+
+export function mountedRoutesOf(app: FastifyInstance): readonly InspectionRoute[] {
+  return mounted.get(app) ?? [];
+}
+
 export function registerRoutes(app: FastifyInstance, routes: readonly InspectionRoute[]): void {
+  mounted.set(app, [...(mounted.get(app) ?? []), ...routes]);
   for (const route of routes) {
     app.route({
       method: route.method,

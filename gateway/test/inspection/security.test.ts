@@ -44,9 +44,9 @@ describe('inspection service security', function () {
     expect(version.json).to.deep.include({ name: 'klvscope', version: '0.1.0', parserVersion: '1.0.0', apiVersion: 'v1', node: process.versions.node });
   });
 
-  it('declares public only health and version among the routes mounted so far', () => {
+  it('declares public only health, version, openapi.json and playback (spec "Authentication" 1)', () => {
     const publicRoutes = inspectionRoutesOf(server.app).filter((r) => r.public === true).map((r) => `${r.method} ${r.path}`);
-    expect(publicRoutes).to.deep.equal(['GET /health', 'GET /version']);
+    expect(publicRoutes.sort()).to.deep.equal(['GET /health', 'GET /openapi.json', 'GET /playback/:token', 'GET /version']);
   });
 
   it('refuses every protected endpoint without the key and with a wrong key: 401 with the error body', async () => {

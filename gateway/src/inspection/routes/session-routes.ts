@@ -1,0 +1,152 @@
+/**
+ * Sessions (spec "Sessions"): a recorded-file inspection session is the
+ * workflow's file session (one active at a time), with a playback token for
+ * its recording; its metadata items are the decoded KLV packets of its
+ * ingest run, its findings the violations the checks found in it. Live
+ * sessions come with the live-monitoring release: until then POST
+ * /sessions/live answers 422 ERR_LIVE_UNAVAILABLE.
+ */
+import { CoreError, WorkflowError, readCheckPoints, readDataset, type Point, type ProcessPayload, type Workspace } from '@klvscope/core';
+import * as z from 'zod/mini';
+import { confineToRoots } from '../browse-roots.js';
+import type { InspectionDeps } from '../inspection-deps.js';
+import { InspectionError } from '../inspection-error.js';
+import { defineRoute, type RouteModule } from '../inspection-route.js';
+
+const filePathBody = z.object({ filePath: z.string() });
+const idParams = z.object({ id: z.string().check(z.minLength(1), z.maxLength(128)) });
+const pageQuery = z.object({
+  limit: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100_000))),
+  offset: z.optional(z.coerce.number().check(z.int(), z.minimum(0))),
+});
+const findingsQuery = z.extend(pageQuery, {
+  /** Only the findings of this check. */
+  checkId: z.optional(z.string()),
+});
+
+/** Findings and metadata items per page unless asked otherwise. */
+const DEFAULT_PAGE = 1_000;
+
+export const sessionRoutes: RouteModule = (deps) => [
+  defineRoute({
+    method: 'POST',
+    path: '/sessions/file',
+    summary: 'starts a recorded-file inspection session (replacing the active one); returns its workspace and a playback URL',
+    status: 201,
+    schemas: { body: filePathBody },
+    handle: async ({ body }) => {
+      const { path } = await confineToRoots(body.filePath, deps.settings.current().browseRoots);
+      const previous = deps.fileSessions.active();
+      if (previous) deps.playback.revokeFile(previous.path);
+      const workspace = await deps.fileSessions.open(path);
+      return withPlayback(deps, workspace);
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/sessions/live',
+    summary: 'starts a live inspection session (not available in this release)',
+    schemas: {},
+    handle: () => {
+      throw new InspectionError('ERR_LIVE_UNAVAILABLE', 'live sessions (UDP, multicast, serial) are not available in this release; inspect a recorded file with POST /sessions/file');
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/sessions/active',
+    summary: 'the active session if one exists ({ "active": null } otherwise)',
+    schemas: {},
+    handle: () => ({ active: deps.fileSessions.active() }),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/sessions/active',
+    summary: 'stops the active session (409 without one)',
+    schemas: {},
+    handle: async () => {
+      const stopped = await deps.fileSessions.stop();
+      deps.playback.revokeFile(stopped.path);
+      return stopped;
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/sessions/active/stage/complete',
+    summary: 'runs the active session’s current stage (reusing it when cached) and moves to the next (409 without a session)',
+    schemas: {},
+    handle: () => deps.fileSessions.completeStage(),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/sessions/:id',
+    summary: 'session by identifier',
+    schemas: { params: idParams },
+    handle: ({ params }) => sessionOf(deps, params.id),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/sessions/:id/metadata',
+    summary: 'the decoded KLV metadata packets of the session’s file (from its ingest run), paged',
+    schemas: { params: idParams, query: pageQuery },
+    handle: async ({ params, query }) => {
+      const session = sessionOf(deps, params.id);
+      const runId = session.latestIngestRunId ?? deps.rules.workflow().cached<{ runId: string }>(session.fileHash, 'ingest')?.runId;
+      if (!runId) throw notReady(session, 'ingest');
+      const lease = await deps.store.leaseRunDatabase(runId);
+      try {
+        const page = readDataset(lease.database.db, 'klv/metadata-packets', { limit: query.limit ?? DEFAULT_PAGE, offset: query.offset ?? 0 });
+        return { sessionId: session.sessionId, ingestRunId: runId, total: page.total, items: page.rows };
+      } finally {
+        lease.release();
+      }
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/sessions/:id/findings',
+    summary: 'the violations the checks found in the session’s file (most severe checks’ order: as the checks are listed), paged',
+    schemas: { params: idParams, query: findingsQuery },
+    handle: async ({ params, query }) => {
+      const session = sessionOf(deps, params.id);
+      const process = deps.rules.workflow().cached<ProcessPayload>(session.fileHash, 'process');
+      if (!process) throw notReady(session, 'process');
+      const limit = query.limit ?? DEFAULT_PAGE;
+      let skip = query.offset ?? 0;
+      const checks = process.checks.filter((check) => query.checkId === undefined || check.checkId === query.checkId);
+      if (query.checkId !== undefined && checks.length === 0) {
+        throw new CoreError('ERR_CHECK_NOT_FOUND', `no check '${query.checkId}' in this session's results`, { checkId: query.checkId });
+      }
+      const findings: Array<Point & { checkId: string }> = [];
+      let total = 0;
+      const lease = await deps.store.leaseRunDatabase(process.runId);
+      try {
+        for (const check of checks) {
+          const wanted = Math.max(0, limit - findings.length);
+          const page = readCheckPoints(lease.database.db, process.checkKey, check.checkId, { violationsOnly: true, limit: wanted, offset: skip });
+          total += page.total;
+          // What this check had before the requested offset is skipped; the rest of the offset carries to the next check.
+          skip = Math.max(0, skip - page.total);
+          for (const point of page.points) findings.push({ ...point, checkId: check.checkId });
+        }
+      } finally {
+        lease.release();
+      }
+      return { sessionId: session.sessionId, ingestRunId: process.runId, total, findings };
+    },
+  }),
+];
+
+function sessionOf(deps: InspectionDeps, id: string): Workspace {
+  const session = deps.fileSessions.get(id);
+  if (!session) throw new WorkflowError('ERR_SESSION_NOT_FOUND', `no session '${id}'`, { id });
+  return session;
+}
+
+function notReady(session: Workspace, stage: 'ingest' | 'process'): WorkflowError {
+  return new WorkflowError('ERR_STAGE_NOT_READY', `session ${session.sessionId} has not completed its ${stage} stage yet`, { sessionId: session.sessionId, stage });
+}
+
+function withPlayback(deps: InspectionDeps, workspace: Workspace): Workspace & { playback: { url: string; expiresAt: string } } {
+  const grant = deps.playback.issue(workspace.path);
+  return { ...workspace, playback: { url: `/api/v1/playback/${grant.token}`, expiresAt: new Date(grant.expiresAtMs).toISOString() } };
+}
