@@ -38,6 +38,21 @@ export function getStagePayload<T = unknown>(db: Database, hash: string, stage: 
   return row && stagePayloadFrom<T>(row);
 }
 
+/**
+ * A cheap token of the payload stored for (hash, stage, key): its creation
+ * time and length, without reading or parsing it; undefined when none is
+ * stored. A reader that keeps a parsed payload compares tokens to know it
+ * is still the stored one.
+ */
+export function stagePayloadVersion(db: Database, hash: string, stage: CachedStage, compatibilityKey: string): string | undefined {
+  const row = selectOne(db, 'SELECT created_ms, length(payload) AS size FROM stage_payloads WHERE hash = $hash AND stage = $stage AND compatibility_key = $key', {
+    $hash: hash,
+    $stage: stage,
+    $key: compatibilityKey,
+  });
+  return row && `${numberColumn(row, 'created_ms')}:${numberColumn(row, 'size')}`;
+}
+
 /** The stages cached for a hash under a key, in workflow order. */
 export function cachedStages(db: Database, hash: string, compatibilityKey: string): CachedStage[] {
   const present = new Set(selectAll(db, 'SELECT stage FROM stage_payloads WHERE hash = $hash AND compatibility_key = $key', { $hash: hash, $key: compatibilityKey }).map((row) => textColumn(row, 'stage')));

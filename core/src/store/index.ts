@@ -9,7 +9,7 @@ export { inTransaction } from './sql-transaction.js';
 export { CATALOG_MIGRATIONS } from './catalog-schema.js';
 export { RUN_DATABASE_MIGRATIONS, RUNS_FOLDER, runDatabasePath, openRunDatabase, deleteRunDatabase, type RunDatabaseOptions } from './run-database.js';
 export { putFile, getFile, putFileRecord, getFileRecord, type FileRow, type FileRecordRow } from './catalog-files.js';
-export { putStagePayload, getStagePayload, cachedStages, deleteStagePayloads, CACHED_STAGES, type CachedStage, type StagePayloadRow } from './catalog-stages.js';
+export { putStagePayload, getStagePayload, stagePayloadVersion, cachedStages, deleteStagePayloads, CACHED_STAGES, type CachedStage, type StagePayloadRow } from './catalog-stages.js';
 export {
   createIngestRun,
   finishIngestRun,

@@ -20,7 +20,7 @@ import { runObservations, runPipeline, type ByteSource } from '../kernel/pipelin
 import { KlvSummaryBuilder } from '../klv/klv-summary.js';
 import { createKlvAwareTsDemuxer } from '../klv/st1402-demuxer.js';
 import { InventoryBuilder } from '../ts/inventory.js';
-import { getStagePayload, putStagePayload, type CachedStage } from '../store/catalog-stages.js';
+import { getStagePayload, putStagePayload, stagePayloadVersion, type CachedStage } from '../store/catalog-stages.js';
 import { createIngestRun, finishIngestRun, getIngestRun, latestCompletedIngestRun, type IngestRunRow } from '../store/catalog-ingest-runs.js';
 import { createCheckPointWriter, deleteCheckPoints } from '../store/run-check-points.js';
 import type { RunLease } from '../store/run-database-cache.js';
@@ -62,6 +62,9 @@ export interface StageRunOptions {
   onProgress?: (bytesDone: number, bytesTotal: number, phase: ProgressPhase) => void;
 }
 
+/** Parsed stage payloads kept (three per file at most: about a hundred files). */
+const MAX_PARSED_PAYLOADS = 300;
+
 export class FileWorkflow {
   readonly key: CompatibilityKey;
   private readonly store: Store;
@@ -70,6 +73,8 @@ export class FileWorkflow {
   private readonly rules: Readonly<Record<string, unknown>>;
   private readonly demuxerFactory: DemuxerFactory;
   private readonly now: () => number;
+  /** Payloads parsed from the catalog, by file and stage, with the stored version they came from. */
+  private readonly parsedPayloads = new Map<string, { version: string; payload: unknown }>();
 
   constructor(options: FileWorkflowOptions) {
     this.store = options.store;
@@ -99,14 +104,30 @@ export class FileWorkflow {
     return file;
   }
 
-  /** The stage payload cached for a file under the current key, if any. */
+  /**
+   * The stage payload cached for a file under the current key, if any. The
+   * payload is shared (parsed once, kept while the stored one is the same):
+   * read it, do not change it.
+   */
   cached<T>(hash: string, stage: CachedStage): T | undefined {
-    const row = getStagePayload<T>(this.catalog, hash, stage, stageKey(this.key, stage));
-    if (!row) return undefined;
+    const key = stageKey(this.key, stage);
+    const version = stagePayloadVersion(this.catalog, hash, stage, key);
+    if (version === undefined) return undefined;
+    const memo = `${hash} ${stage}`;
+    let parsed = this.parsedPayloads.get(memo);
+    if (parsed?.version !== version) {
+      const row = getStagePayload(this.catalog, hash, stage, key);
+      if (!row) return undefined;
+      parsed = { version, payload: row.payload };
+      this.parsedPayloads.delete(memo);
+      this.parsedPayloads.set(memo, parsed);
+      // Bounded: the least recently parsed go first.
+      if (this.parsedPayloads.size > MAX_PARSED_PAYLOADS) this.parsedPayloads.delete(this.parsedPayloads.keys().next().value as string);
+    }
     // A cached ingest or process payload is only good while its run is still stored as completed.
-    const runId = (row.payload as { runId?: string }).runId;
+    const runId = (parsed.payload as { runId?: string }).runId;
     if (runId !== undefined && getIngestRun(this.catalog, runId)?.status !== 'completed') return undefined;
-    return row.payload;
+    return parsed.payload as T;
   }
 
   /** `analyze`: inventory and KLV summary from one pass over the file. */
