@@ -5,10 +5,10 @@
  * without re-running anything. Points are keyed by the compatibility key of
  * the process (checks and rules), so results under other rules do not mix.
  */
-import type { Database, Statement } from 'sql.js';
+import type { Database, SqlValue, Statement } from 'sql.js';
 import type { Point } from '../kernel/check-point.js';
 import type { Severity } from '../kernel/observations.js';
-import { execute, numberColumn, optionalNumberColumn, optionalTextColumn, selectOne, textColumn, type SqlRow } from './sql-query.js';
+import { execute, numberColumn, selectOne } from './sql-query.js';
 
 export const CHECK_POINTS_SCHEMA = `
   CREATE TABLE check_points (
@@ -127,11 +127,12 @@ export function readCheckPoints(db: Database, checkKey: string, checkId: string,
   }
   if (query.violationsOnly) where += ' AND violation = 1';
   const total = numberColumn(selectOne(db, `SELECT count(*) AS total FROM check_points WHERE ${where}`, params) ?? {}, 'total');
-  const statement = db.prepare(`SELECT * FROM check_points WHERE ${where} ORDER BY n LIMIT $limit OFFSET $offset`);
+  const statement = db.prepare(`SELECT ${POINT_COLUMNS} FROM check_points WHERE ${where} ORDER BY n LIMIT $limit OFFSET $offset`);
   const points: Point[] = [];
   try {
     statement.bind({ ...params, $limit: query.limit, $offset: query.offset });
-    while (statement.step()) points.push(pointFrom(statement.getAsObject()));
+    // Rows as arrays in a known column order: getAsObject decodes every column name again for each row.
+    while (statement.step()) points.push(pointFrom(statement.get()));
   } finally {
     statement.free();
   }
@@ -143,19 +144,22 @@ export function deleteCheckPoints(db: Database, checkKey: string): number {
   return execute(db, 'DELETE FROM check_points WHERE check_key = $key', { $key: checkKey });
 }
 
-function pointFrom(row: SqlRow): Point {
-  const type = optionalTextColumn(row, 'type');
+/** The columns of a point, in the order pointFrom reads them. */
+const POINT_COLUMNS = 't, "offset", packet_index, pid, value, unit, violation, severity, message, citation, type';
+
+function pointFrom(row: SqlValue[]): Point {
+  const [t, offset, packetIndex, pid, value, unit, violation, severity, message, citation, type] = row;
   const point: Point = {
-    t: optionalNumberColumn(row, 't'),
-    offset: numberColumn(row, 'offset'),
-    packetIndex: numberColumn(row, 'packet_index'),
-    pid: numberColumn(row, 'pid'),
-    value: optionalNumberColumn(row, 'value'),
-    unit: optionalTextColumn(row, 'unit'),
-    violation: numberColumn(row, 'violation') === 1,
-    severity: textColumn(row, 'severity') as Severity,
-    message: textColumn(row, 'message'),
-    citation: optionalTextColumn(row, 'citation'),
+    t: t as number | null,
+    offset: offset as number,
+    packetIndex: packetIndex as number,
+    pid: pid as number,
+    value: value as number | null,
+    unit: unit as string | null,
+    violation: violation === 1,
+    severity: severity as Severity,
+    message: message as string,
+    citation: citation as string | null,
   };
-  return type === null ? point : { ...point, type };
+  return type === null ? point : { ...point, type: type as string };
 }

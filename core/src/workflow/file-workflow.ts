@@ -52,6 +52,13 @@ export interface FileWorkflowOptions {
 
 export type ProgressPhase = 'hash' | 'analyze' | 'ingest';
 
+/** The payloads of the stages that can be reused, up to the first that cannot. */
+export interface ReusablePayloads {
+  analyze?: AnalyzePayload;
+  ingest?: IngestPayload;
+  process?: ProcessPayload;
+}
+
 export interface StageRunOptions {
   signal?: AbortSignal;
   /**
@@ -246,33 +253,52 @@ export class FileWorkflow {
 
   /** The first stage that cannot be reused for the file under the current key ('report' when all can). */
   firstStageToRun(hash: string): WorkflowStage {
-    if (!this.cached(hash, 'analyze')) return 'analyze';
+    const reusable = this.reusablePayloads(hash);
+    return !reusable.analyze ? 'analyze' : !reusable.ingest ? 'ingest' : !reusable.process ? 'process' : 'report';
+  }
+
+  /**
+   * The cached payloads that can be reused for the file, in stage order up
+   * to the first that cannot (a process cached for an older run than the
+   * latest ingest is stale). One pass over the catalog: the REST service
+   * asks this on every cached request.
+   */
+  reusablePayloads(hash: string): ReusablePayloads {
+    const analyze = this.cached<AnalyzePayload>(hash, 'analyze');
+    if (!analyze) return {};
     const ingest = this.cached<IngestPayload>(hash, 'ingest');
-    if (!ingest) return 'ingest';
-    // A process cached for an older run is stale once a newer run exists.
+    if (!ingest) return { analyze };
     const process = this.cached<ProcessPayload>(hash, 'process');
-    return process && process.runId === ingest.runId ? 'report' : 'process';
+    return process && process.runId === ingest.runId ? { analyze, ingest, process } : { analyze, ingest };
   }
 
   /** One stage for the file: its cached payload when reusable, else run now (the stages before it must be done). */
   async runStage(file: FileIdentity, stage: WorkflowStage, options: StageRunOptions = {}): Promise<StageOutcome & { payload: unknown }> {
     const started = performance.now();
-    const reusable = WORKFLOW_STAGES.indexOf(stage) < WORKFLOW_STAGES.indexOf(this.firstStageToRun(file.hash));
+    const reusable = this.reusablePayloads(file.hash);
     let payload: unknown;
-    if (stage === 'report') payload = this.reportOf(file);
-    else if (reusable) payload = this.cached(file.hash, stage);
-    else if (stage === 'analyze') payload = await this.analyze(file, options);
+    let reused = false;
+    if (stage === 'report') {
+      payload = this.reportFrom(file, reusable);
+    } else if (reusable[stage]) {
+      payload = reusable[stage];
+      reused = true;
+    } else if (stage === 'analyze') payload = await this.analyze(file, options);
     else if (stage === 'ingest') payload = await this.ingest(file, options);
     else payload = await this.process(file.hash, options);
-    return { stage, reused: stage !== 'report' && reusable, elapsedMs: performance.now() - started, payload };
+    return { stage, reused, elapsedMs: performance.now() - started, payload };
   }
 
   /** The report from the cached analyze and process payloads; ERR_STAGE_NOT_READY before them. */
   reportOf(file: { hash: string; path: string }): ReportPayload {
-    if (this.firstStageToRun(file.hash) !== 'report') {
+    return this.reportFrom(file, this.reusablePayloads(file.hash));
+  }
+
+  private reportFrom(file: { hash: string; path: string }, reusable: ReusablePayloads): ReportPayload {
+    if (!reusable.analyze || !reusable.process) {
       throw new WorkflowError('ERR_STAGE_NOT_READY', `file ${file.hash} has stages to run before its report`, { hash: file.hash });
     }
-    return buildReport(file, this.cached<AnalyzePayload>(file.hash, 'analyze') as AnalyzePayload, this.cached<ProcessPayload>(file.hash, 'process') as ProcessPayload);
+    return buildReport(file, reusable.analyze, reusable.process);
   }
 
   /**

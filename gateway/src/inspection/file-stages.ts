@@ -75,8 +75,13 @@ export async function runStagesUpTo<S extends LastStage>(workflow: FileWorkflow,
 export async function stagesUpTo<S extends LastStage>(deps: Pick<InspectionDeps, 'rules' | 'jobs'>, path: string, last: S): Promise<FileStages<S>> {
   const workflow = deps.rules.workflow();
   const file = await workflow.identify(path);
-  const cached = WORKFLOW_STAGES.indexOf(workflow.firstStageToRun(file.hash)) > WORKFLOW_STAGES.indexOf(last);
-  if (cached) return runStagesUpTo(workflow, path, last);
+  const reusable = workflow.reusablePayloads(file.hash);
+  const stages = stagesThrough(last);
+  // Everything cached: answered from the payloads at hand, without the queue and without asking the catalog again.
+  if (stages.every((stage) => reusable[stage] !== undefined)) {
+    const outcomes: StageOutcome[] = stages.map((stage) => ({ stage, reused: true, elapsedMs: 0 }));
+    return { fileHash: file.hash, path: file.path, stages: outcomes, ...reusable } as FileStages<S>;
+  }
   return runQueued(deps.jobs, JOB_KIND[last], path, (context) => runStagesUpTo(workflow, path, last, { signal: context.signal, progress: (done, total) => context.progress(done, total) }));
 }
 
