@@ -56,10 +56,6 @@ export class PresenceWatch {
     this.byPid[pid & 0x1fff] = undefined;
   }
 
-  isWatched(pid: number): boolean {
-    return this.watches.has(pid);
-  }
-
   /** A sighting of `pid` at `at`: the gap in ms it ends when longer than the limit, else null. Unwatched PIDs are ignored. */
   seen(pid: number, at: Position): number | null {
     const watch = this.byPid[pid & 0x1fff];

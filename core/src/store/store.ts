@@ -3,6 +3,7 @@
  * ingest run, owned by one process at a time (data-folder-lock.ts).
  */
 import { mkdir } from 'node:fs/promises';
+import type { Database as SqlDatabase } from 'sql.js';
 import { join, resolve } from 'node:path';
 import { CATALOG_MIGRATIONS } from './catalog-schema.js';
 import { markRunningRunsInterrupted } from './catalog-ingest-runs.js';
@@ -84,6 +85,16 @@ export class Store {
   leaseRunDatabase(runId: string, options?: LeaseOptions): Promise<RunLease> {
     this.assertOpen();
     return this.runs.lease(runId, options);
+  }
+
+  /** Reads from a run's (shared, open) database: leased for the read, given back after it, even when it throws. */
+  async readRunDatabase<T>(runId: string, read: (db: SqlDatabase) => T): Promise<T> {
+    const lease = await this.leaseRunDatabase(runId);
+    try {
+      return read(lease.database.db);
+    } finally {
+      lease.release();
+    }
   }
 
   /** Opens (or with `create`, makes) a private copy of a run's database; the caller saves and closes it. */

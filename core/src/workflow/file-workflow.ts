@@ -25,7 +25,7 @@ import { createIngestRun, finishIngestRun, getIngestRun, latestCompletedIngestRu
 import { createCheckPointWriter, deleteCheckPoints } from '../store/run-check-points.js';
 import type { RunLease } from '../store/run-database-cache.js';
 import type { Store } from '../store/store.js';
-import { createObservationWriter, replayObservations } from '../store/datasets/index.js';
+import { createObservationWriter, replayObservations, type ObservationWriter } from '../store/datasets/index.js';
 import { WORKFLOW_STAGES, compatibilityKey, stageKey, type CompatibilityKey, type WorkflowStage } from './compatibility-key.js';
 import { identifyFile, type FileIdentity } from './file-identity.js';
 import type { AnalyzePayload, IngestPayload, InspectionResult, ProcessPayload, ProcessedCheck, ReportPayload, StageOutcome } from './stage-payloads.js';
@@ -165,31 +165,22 @@ export class FileWorkflow {
     const run = createIngestRun(this.catalog, { hash: file.hash, path: file.path, startedMs: this.now() });
     await this.store.saveCatalog();
     let lease: RunLease | undefined;
+    let writer: ObservationWriter | undefined;
     try {
       // Leased, not opened and closed: the run stays open for the `process` that follows.
       lease = await this.store.leaseRunDatabase(run.id, { create: true, exclusive: true });
-      const database = lease.database;
-      const writer = createObservationWriter(database.db);
-      let counts: Record<string, number>;
-      try {
-        const bytes = await this.readFile(file, 'ingest', options, [(o) => writer.write(o)]);
-        counts = writer.finish();
-        await database.save();
-        const payload: IngestPayload = { runId: run.id, counts, bytes, elapsedMs: performance.now() - started };
-        finishIngestRun(this.catalog, run.id, {
-          status: 'completed',
-          finishedMs: this.now(),
-          counts,
-          timings: { ingestMs: Math.round(payload.elapsedMs) },
-        });
-        putStagePayload(this.catalog, { hash: file.hash, stage: 'ingest', compatibilityKey: this.key.parseKey, payload, createdMs: this.now() });
-        await this.store.saveCatalog();
-        return payload;
-      } catch (error) {
-        writer.abort();
-        throw error;
-      }
+      writer = createObservationWriter(lease.database.db);
+      const bytes = await this.readFile(file, 'ingest', options, [writer.write]);
+      const counts: Record<string, number> = writer.finish();
+      await lease.database.save();
+      const payload: IngestPayload = { runId: run.id, counts, bytes, elapsedMs: performance.now() - started };
+      finishIngestRun(this.catalog, run.id, { status: 'completed', finishedMs: this.now(), counts, timings: { ingestMs: Math.round(payload.elapsedMs) } });
+      putStagePayload(this.catalog, { hash: file.hash, stage: 'ingest', compatibilityKey: this.key.parseKey, payload, createdMs: this.now() });
+      await this.store.saveCatalog();
+      return payload;
     } catch (error) {
+      writer?.abort();
+      // Given back before the run's file is deleted (deleting evicts it from the open runs).
       lease?.release();
       lease = undefined;
       await this.endRun(run, options.signal?.aborted ? 'cancelled' : 'failed', error);

@@ -65,18 +65,14 @@ async function storedPoints(store: Store, result: InspectionResult, checkId: str
   if (!result.process.checks.some((c) => c.checkId === checkId)) {
     throw new UsageError(`unknown check '${checkId}' (known: ${result.process.checks.map((c) => c.checkId).join(', ')})`);
   }
-  const lease = await store.leaseRunDatabase(result.latestIngestRunId);
-  const run = lease.database;
-  try {
+  return store.readRunDatabase(result.latestIngestRunId, (db) => {
     const points: Point[] = [];
     for (let offset = 0; ; offset += POINT_PAGE) {
-      const page = readCheckPoints(run.db, result.process.checkKey, checkId, { limit: POINT_PAGE, offset });
+      const page = readCheckPoints(db, result.process.checkKey, checkId, { limit: POINT_PAGE, offset });
       points.push(...page.points);
       if (points.length >= page.total || page.points.length === 0) return points;
     }
-  } finally {
-    lease.release();
-  }
+  });
 }
 
 /** One line per stage: reused or ran, and how long it took. */

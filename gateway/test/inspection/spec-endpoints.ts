@@ -2,39 +2,12 @@
  * Every endpoint of ../shared/spec/inspection-service.md (method and path
  * under /api/v1), pinned here so a fresh clone without ../shared still
  * checks that the service serves them all; spec-endpoints.test.ts also
- * checks this list against the spec's tables when the spec is there.
+ * checks this list against the spec's tables when the spec is there. The
+ * detail-endpoint ids and dataset names are pinned by their own packages'
+ * tests (plugins' built-in-checks meta-test, core's raw-datasets test).
  */
-const DETAIL_SUFFIXES = [
-  'mpegts-errors',
-  'mpegts-pcr-intervals',
-  'mpegts-psi-table-positions',
-  'mpegts-pat-intervals',
-  'mpegts-pmt-intervals',
-  'mpegts-pcr-monotonicity',
-  'mpegts-pcr-pts-drift',
-  'mpegts-max-pts-intervals',
-  'klv-raw-decode-errors',
-  'klv-universal-key-errors',
-  'klv-checksum-errors',
-  'klv-unknown-tag-errors',
-  'klv-duplicate-tag-errors',
-  'klv-mandatory-field-errors',
-  'klv-timestamp-monotonicity',
-  'klv-packet-rate-consistency',
-  'klv-stream-vs-klv-drift',
-];
-
-const DATASET_SUFFIXES = [
-  'mpegts/pid-stats',
-  'mpegts/pcr-values',
-  'mpegts/table-positions',
-  'mpegts/pes-timestamps',
-  'mpegts/discontinuity-indicators',
-  'mpegts/errors',
-  'klv/packets',
-  'klv/metadata-packets',
-  'klv/fields',
-];
+import { RAW_DATASET_NAMES } from '@klvscope/core';
+import { DETAIL_ENDPOINT_IDS } from '@klvscope/plugins';
 
 export const SPEC_ENDPOINTS: readonly string[] = [
   'GET /health',
@@ -70,7 +43,7 @@ export const SPEC_ENDPOINTS: readonly string[] = [
   'DELETE /ingest/file/jobs/{id}',
   'POST /process/file/jobs',
   'GET /process/file/jobs/{id}',
-  ...DETAIL_SUFFIXES.map((suffix) => `GET /analysis/file/${suffix}`),
+  ...DETAIL_ENDPOINT_IDS.map((suffix) => `GET /analysis/file/${suffix}`),
   'GET /analysis/archive',
   'POST /analysis/archive/lookup',
   'GET /analysis/archive/{hash}',
@@ -82,7 +55,7 @@ export const SPEC_ENDPOINTS: readonly string[] = [
   'GET /automation/files/{hash}/ingest-runs',
   'GET /automation/files/{hash}/ingest-runs/latest',
   'GET /automation/ingest-runs/{id}',
-  ...DATASET_SUFFIXES.map((suffix) => `GET /automation/ingest-runs/{id}/${suffix}`),
+  ...RAW_DATASET_NAMES.map((suffix) => `GET /automation/ingest-runs/{id}/${suffix}`),
   'POST /sessions/file',
   'POST /sessions/live',
   'GET /sessions/active',

@@ -2,12 +2,12 @@ import { expect } from 'chai';
 import type { Database } from 'sql.js';
 import { OBSERVATION_KINDS } from '../../../src/kernel/observation-kinds.js';
 import type { Observation } from '../../../src/kernel/observations.js';
-import { DatasetError } from '../../../src/store/datasets/dataset-error.js';
 import { countObservations, emptyObservationCounts, totalObservations } from '../../../src/store/datasets/observation-counts.js';
 import { createObservationWriter } from '../../../src/store/datasets/observation-writer.js';
 import { createKlvAwareTsDemuxer } from '../../../src/klv/st1402-demuxer.js';
 import { generateTransportStream } from '../../../src/gen/index.js';
 import { useRunDatabase } from './run-database-in-memory.js';
+import { datasetErrorOf } from './dataset-error-of.js';
 
 const at = (i: number) => ({ offset: i * 188, packetIndex: i, t: null });
 
@@ -21,16 +21,6 @@ function pes(i: number): Observation {
 
 function seqs(db: Database, table: string): number[] {
   return (db.exec(`SELECT seq FROM ${table} ORDER BY seq`)[0]?.values ?? []).map(([seq]) => Number(seq));
-}
-
-function errorOf(work: () => unknown): DatasetError {
-  try {
-    work();
-  } catch (error) {
-    expect(error).to.be.an.instanceOf(DatasetError);
-    return error as DatasetError;
-  }
-  throw new Error('expected a DatasetError');
 }
 
 describe('observation writer', () => {
@@ -98,20 +88,20 @@ describe('observation writer', () => {
   it('refuses writes after finish() with ERR_DATASET_WRITER_CLOSED', () => {
     const writer = createObservationWriter(run.db);
     writer.finish();
-    expect(errorOf(() => writer.write(pcr(0))).code).to.equal('ERR_DATASET_WRITER_CLOSED');
-    expect(errorOf(() => writer.finish()).code).to.equal('ERR_DATASET_WRITER_CLOSED');
+    expect(datasetErrorOf(() => writer.write(pcr(0))).code).to.equal('ERR_DATASET_WRITER_CLOSED');
+    expect(datasetErrorOf(() => writer.finish()).code).to.equal('ERR_DATASET_WRITER_CLOSED');
   });
 
   it('refuses an observation of a kind it has no table for with ERR_DATASET_UNSUPPORTED_KIND', () => {
     const writer = createObservationWriter(run.db);
-    const error = errorOf(() => writer.write({ ...pcr(0), kind: 'scte35' } as unknown as Observation));
+    const error = datasetErrorOf(() => writer.write({ ...pcr(0), kind: 'scte35' } as unknown as Observation));
     expect(error.code).to.equal('ERR_DATASET_UNSUPPORTED_KIND');
     expect(error.message).to.contain("'scte35'");
     writer.abort();
   });
 
   it('refuses a rowsPerTransaction below 1', () => {
-    expect(errorOf(() => createObservationWriter(run.db, { rowsPerTransaction: 0 })).code).to.equal('ERR_DATASET_INVALID_PARAMETER');
+    expect(datasetErrorOf(() => createObservationWriter(run.db, { rowsPerTransaction: 0 })).code).to.equal('ERR_DATASET_INVALID_PARAMETER');
   });
 
   it('serves as the sink of a demuxer, unbound', () => {

@@ -8,23 +8,13 @@ import { expect } from 'chai';
 import type { Database } from 'sql.js';
 import type { Observation, ObservationOf } from '../../../src/kernel/observations.js';
 import { bytesToHex } from '../../../src/klv/hex.js';
-import { DatasetError } from '../../../src/store/datasets/dataset-error.js';
 import { DEFAULT_DATASET_LIMIT, MAX_DATASET_LIMIT, readDataset, type DatasetQueryOptions } from '../../../src/store/datasets/dataset-query.js';
 import { createObservationWriter } from '../../../src/store/datasets/observation-writer.js';
 import { RAW_DATASET_NAMES, RAW_DATASETS, isRawDatasetName, rawDataset } from '../../../src/store/datasets/raw-datasets.js';
 import type { DatasetRow } from '../../../src/store/datasets/observation-row-codec.js';
 import { GENERATED_CASES, generatedObservations } from './generated-observations.js';
 import { runDatabaseInMemory } from './run-database-in-memory.js';
-
-function errorOf(work: () => unknown): DatasetError {
-  try {
-    work();
-  } catch (error) {
-    expect(error).to.be.an.instanceOf(DatasetError);
-    return error as DatasetError;
-  }
-  throw new Error('expected a DatasetError');
-}
+import { datasetErrorOf } from './dataset-error-of.js';
 
 /** Every row of a dataset, paging by cursor with `limit` rows per page. */
 function allByCursor(db: Database, name: string, limit: number, options: DatasetQueryOptions = {}): { rows: DatasetRow[]; pages: number } {
@@ -198,52 +188,52 @@ describe('raw datasets', function () {
 
   describe('refuses bad requests with typed errors', () => {
     it('names the unknown dataset with ERR_DATASET_UNKNOWN', () => {
-      const error = errorOf(() => readDataset(db, 'mpegts/pcr'));
+      const error = datasetErrorOf(() => readDataset(db, 'mpegts/pcr'));
       expect(error.code).to.equal('ERR_DATASET_UNKNOWN');
       expect(error.message).to.contain("'mpegts/pcr'");
     });
 
     for (const limit of [0, -1, 1.5, MAX_DATASET_LIMIT + 1, 'ten', '1e3', NaN]) {
       it(`refuses limit ${typeof limit === 'string' ? `'${limit}'` : String(limit)}`, () => {
-        const error = errorOf(() => readDataset(db, 'klv/fields', { limit }));
+        const error = datasetErrorOf(() => readDataset(db, 'klv/fields', { limit }));
         expect([error.code, error.details?.parameter]).to.deep.equal(['ERR_DATASET_INVALID_PARAMETER', 'limit']);
       });
     }
 
     it('refuses a negative offset', () => {
-      expect(errorOf(() => readDataset(db, 'klv/fields', { offset: -1 })).details?.parameter).to.equal('offset');
+      expect(datasetErrorOf(() => readDataset(db, 'klv/fields', { offset: -1 })).details?.parameter).to.equal('offset');
     });
 
     it('refuses offset and cursor together', () => {
       const cursor = readDataset(db, 'klv/fields', { limit: 1 }).nextCursor ?? '';
-      const error = errorOf(() => readDataset(db, 'klv/fields', { offset: 1, cursor }));
+      const error = datasetErrorOf(() => readDataset(db, 'klv/fields', { offset: 1, cursor }));
       expect([error.code, error.details?.parameter]).to.deep.equal(['ERR_DATASET_INVALID_PARAMETER', 'cursor']);
     });
 
     for (const cursor of ['not a cursor', 'djE6', 'eHl6', 'djE6LTE']) {
       it(`refuses the cursor '${cursor}', which no page gave`, () => {
-        const error = errorOf(() => readDataset(db, 'klv/fields', { cursor }));
+        const error = datasetErrorOf(() => readDataset(db, 'klv/fields', { cursor }));
         expect([error.code, error.details?.parameter]).to.deep.equal(['ERR_DATASET_INVALID_PARAMETER', 'cursor']);
       });
     }
 
     for (const tableType of ['CAT', 'pat', 'other']) {
       it(`refuses tableType '${tableType}': only PAT and PMT`, () => {
-        const error = errorOf(() => readDataset(db, 'mpegts/table-positions', { tableType }));
+        const error = datasetErrorOf(() => readDataset(db, 'mpegts/table-positions', { tableType }));
         expect([error.code, error.details?.parameter]).to.deep.equal(['ERR_DATASET_INVALID_PARAMETER', 'tableType']);
         expect(error.message).to.contain('PAT or PMT');
       });
     }
 
     it('names the unknown error type in types', () => {
-      const error = errorOf(() => readDataset(db, 'mpegts/errors', { types: 'continuity-error,cc-error' }));
+      const error = datasetErrorOf(() => readDataset(db, 'mpegts/errors', { types: 'continuity-error,cc-error' }));
       expect([error.code, error.details?.parameter, error.details?.unknown]).to.deep.equal(['ERR_DATASET_INVALID_PARAMETER', 'types', 'cc-error']);
       expect(error.message).to.contain("'cc-error'");
     });
 
     it('refuses a filter the dataset does not take rather than ignoring it', () => {
-      expect(errorOf(() => readDataset(db, 'klv/fields', { types: 'continuity-error' })).details?.parameter).to.equal('types');
-      expect(errorOf(() => readDataset(db, 'mpegts/errors', { tableType: 'PAT' })).details?.parameter).to.equal('tableType');
+      expect(datasetErrorOf(() => readDataset(db, 'klv/fields', { types: 'continuity-error' })).details?.parameter).to.equal('types');
+      expect(datasetErrorOf(() => readDataset(db, 'mpegts/errors', { tableType: 'PAT' })).details?.parameter).to.equal('tableType');
     });
   });
 });

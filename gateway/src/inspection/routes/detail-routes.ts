@@ -87,13 +87,9 @@ export const detailRoutes: RouteModule = (deps) =>
         }
         const limit = query.limit ?? DEFAULT_DETAIL_LIMIT;
         const offset = query.offset ?? 0;
-        const lease = await deps.store.leaseRunDatabase(process.runId);
-        let page;
-        try {
-          page = readCheckPoints(lease.database.db, process.checkKey, checkId, { types, violationsOnly: query.violations === 'true', limit, offset });
-        } finally {
-          lease.release();
-        }
+        const page = await deps.store.readRunDatabase(process.runId, (db) =>
+          readCheckPoints(db, process.checkKey, checkId, { types, violationsOnly: query.violations === 'true', limit, offset }),
+        );
         return {
           checkId,
           title: check.title,

@@ -92,13 +92,8 @@ export const sessionRoutes: RouteModule = (deps) => [
       const session = sessionOf(deps, params.id);
       const runId = session.latestIngestRunId ?? deps.rules.workflow().cached<{ runId: string }>(session.fileHash, 'ingest')?.runId;
       if (!runId) throw notReady(session, 'ingest');
-      const lease = await deps.store.leaseRunDatabase(runId);
-      try {
-        const page = readDataset(lease.database.db, 'klv/metadata-packets', { limit: query.limit ?? DEFAULT_PAGE, offset: query.offset ?? 0 });
-        return { sessionId: session.sessionId, ingestRunId: runId, total: page.total, items: page.rows };
-      } finally {
-        lease.release();
-      }
+      const page = await deps.store.readRunDatabase(runId, (db) => readDataset(db, 'klv/metadata-packets', { limit: query.limit ?? DEFAULT_PAGE, offset: query.offset ?? 0 }));
+      return { sessionId: session.sessionId, ingestRunId: runId, total: page.total, items: page.rows };
     },
   }),
   defineRoute({
@@ -118,19 +113,16 @@ export const sessionRoutes: RouteModule = (deps) => [
       }
       const findings: Array<Point & { checkId: string }> = [];
       let total = 0;
-      const lease = await deps.store.leaseRunDatabase(process.runId);
-      try {
+      await deps.store.readRunDatabase(process.runId, (db) => {
         for (const check of checks) {
           const wanted = Math.max(0, limit - findings.length);
-          const page = readCheckPoints(lease.database.db, process.checkKey, check.checkId, { violationsOnly: true, limit: wanted, offset: skip });
+          const page = readCheckPoints(db, process.checkKey, check.checkId, { violationsOnly: true, limit: wanted, offset: skip });
           total += page.total;
           // What this check had before the requested offset is skipped; the rest of the offset carries to the next check.
           skip = Math.max(0, skip - page.total);
           for (const point of page.points) findings.push({ ...point, checkId: check.checkId });
         }
-      } finally {
-        lease.release();
-      }
+      });
       return { sessionId: session.sessionId, ingestRunId: process.runId, total, findings };
     },
   }),
