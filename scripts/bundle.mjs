@@ -19,6 +19,8 @@ const common = {
   logLevel: 'warning',
   // CommonJS dependencies bundled into ESM may call require().
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  // serialport finds its native binding relative to its own files: load it from node_modules, not from the bundle.
+  external: ['serialport'],
 };
 
 // Chunk names carry a content hash: remove the previous build's.

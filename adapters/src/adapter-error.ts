@@ -10,7 +10,23 @@ export type AdapterErrorCode =
   /** Something is at the path, but not a regular file (a directory, a FIFO, a device). */
   | 'ERR_NOT_A_FILE'
   /** The file exists but cannot be opened or read (permissions, I/O error). */
-  | 'ERR_FILE_UNREADABLE';
+  | 'ERR_FILE_UNREADABLE'
+  /** A live source URL (udp:, serial:) that cannot be used: its problem is named in the message. */
+  | 'ERR_SOURCE_URL_INVALID'
+  // Serial capture (serial.ts).
+  /** The serial device could not be opened (missing, busy, no permission, settings refused): the OS message says why. */
+  | 'ERR_SERIAL_OPEN_FAILED'
+  /** The serial device failed or went away while being read. */
+  | 'ERR_SERIAL_READ_FAILED'
+  // UDP sources and replay (udp.ts, replay.ts).
+  /** A replay destination URL (`udp://HOST:PORT?ttl=N`) that cannot be used: its problem is named in the message. */
+  | 'ERR_DESTINATION_URL_INVALID'
+  /** The system refused a socket operation (bind, join a group, buffer size): the errno is in the details. */
+  | 'ERR_SOCKET'
+  /** The file holds no run of MPEG-TS packets (188, 192 or 204 bytes). */
+  | 'ERR_NOT_TRANSPORT_STREAM'
+  /** A replay at a finite speed found no PCR to pace the file by. */
+  | 'ERR_NO_PCR';
 
 export class AdapterError extends CodedError<AdapterErrorCode> {
   override readonly name: string = 'AdapterError';

@@ -8,6 +8,18 @@ export { migrateDatabase, schemaVersionOf, type Migration, type MigrationOutcome
 export { inTransaction } from './sql-transaction.js';
 export { CATALOG_MIGRATIONS } from './catalog-schema.js';
 export { RUN_DATABASE_MIGRATIONS, RUNS_FOLDER, runDatabasePath, openRunDatabase, deleteRunDatabase, type RunDatabaseOptions } from './run-database.js';
+export {
+  LIVE_DATABASE_MIGRATIONS,
+  LIVE_FOLDER,
+  liveDatabasePath,
+  openLiveDatabase,
+  deleteLiveDatabase,
+  appendLiveRows,
+  readLiveFindings,
+  readLiveMetadata,
+  type LiveFindingRow,
+  type LiveRowPage,
+} from './live-session-database.js';
 export { putFile, getFile, putFileRecord, getFileRecord, type FileRow, type FileRecordRow } from './catalog-files.js';
 export { putStagePayload, getStagePayload, stagePayloadVersion, cachedStages, deleteStagePayloads, CACHED_STAGES, type CachedStage, type StagePayloadRow } from './catalog-stages.js';
 export {

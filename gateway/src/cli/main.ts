@@ -9,8 +9,10 @@ import { runGenerate, type GenerateCliOptions } from './generate-command.js';
 import { runInspect, type InspectOptions } from './inspect-command.js';
 import { runArchiveList, runArchiveRemove, runArchiveShow, type ArchiveOptions } from './archive-command.js';
 import { runKlv } from './klv-command.js';
+import { runReplay, type ReplayCliOptions } from './replay-command.js';
 import { registerLicenseCommand } from './license-command.js';
 import type { ServeOptions } from './serve-command.js';
+import type { WatchOptions } from './watch-command.js';
 import { APP_VERSION } from '../app-version.js';
 import type { RuleOptions } from './cli-checks.js';
 import { runRulesCheck, runRulesPrint } from './rules-command.js';
@@ -123,6 +125,38 @@ export function buildProgram(): Command {
     .option('--klv-rate <hz>', 'KLV packets per second', positiveNumber('--klv-rate'), 30)
     .option('--klv-pts', 'give asynchronous KLV PES a PTS')
     .action(async (out: string, options: GenerateCliOptions) => runGenerate(out, options));
+
+  program
+    .command('watch')
+    .description('print the findings of the live session as they arrive (the live channel of klvscope serve), until Ctrl+C')
+    .option('--url <url>', 'the live channel (default ws://127.0.0.1:PORT/api/v1/live)')
+    .option('--port <n>', 'port of the inspection service (default $KLVSCOPE_PORT or 38180)')
+    .option('--api-key <key>', 'the API key (default $KLVSCOPE_API_KEY, else the key file of --data-dir)')
+    .option('--data-dir <dir>', "the service's data folder, to read its key file (default $KLVSCOPE_DATA_DIR or ./data)")
+    .option('--check <id>', 'only the findings of this check (repeatable; live-source for losses and silence)', collect, [])
+    .option('--severity <level>', 'only findings of this severity or worse: info, warning or error')
+    .option('--statistics', 'also print the statistics line every second')
+    .option('--json', 'print each finding as a JSON line')
+    .option('--max <n>', 'exit after this many findings', positiveNumber('--max'))
+    .action(async (options: WatchOptions) => {
+      // Loaded on demand, like serve: the tRPC client costs the other commands nothing.
+      const { runWatch } = await import('./watch-command.js');
+      process.exitCode = await runWatch(options);
+    });
+
+  program
+    .command('replay')
+    .description('send a transport stream file to a UDP address as a live feed, paced by its PCR (Ctrl+C stops)')
+    .argument('<file>', 'MPEG-TS file (188, 192 or 204-byte packets; 188-byte packets are sent)')
+    .argument('<url>', 'destination: udp://HOST:PORT or udp://GROUP:PORT, options ?ttl=N&interface=ADDR')
+    .option('--speed <x>', 'pace: 1 real time, 4 four times as fast, 0 or max as fast as possible', '1')
+    .option('--loop', 'start again at the end of the file, until Ctrl+C')
+    .option('--rtp', 'wrap each datagram in RTP (payload type 33, MP2T)')
+    .option('--packets-per-datagram <n>', 'TS packets per datagram', '7')
+    .option('--ttl <n>', 'time to live (hops) of the datagrams; a multicast group gets 1 unless given')
+    .action(async (file: string, url: string, options: ReplayCliOptions) => {
+      process.exitCode = await runReplay(file, url, options);
+    });
 
   registerLicenseCommand(program);
 

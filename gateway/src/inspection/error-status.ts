@@ -15,6 +15,7 @@ export const ERROR_STATUS: Readonly<Record<string, ErrorStatus>> = Object.freeze
   ERR_BAD_REQUEST: 400,
   ERR_DATASET_INVALID_PARAMETER: 400,
   ERR_TEMPLATE_NAME_INVALID: 400,
+  ERR_SOURCE_URL_INVALID: 400,
   // 401: no key or the wrong key.
   ERR_API_KEY_MISSING: 401,
   ERR_API_KEY_WRONG: 401,
@@ -56,7 +57,8 @@ export const ERROR_STATUS: Readonly<Record<string, ErrorStatus>> = Object.freeze
   ERR_PROFILE_UNKNOWN: 422,
   ERR_LICENCE_INVALID: 422,
   ERR_NOT_A_FOLDER: 422,
-  ERR_LIVE_UNAVAILABLE: 422,
+  ERR_SOCKET: 422,
+  ERR_SERIAL_OPEN_FAILED: 422,
   // 500: ours, never the client's; the body says ERR_INTERNAL only.
   ERR_INTERNAL: 500,
   // 503: shutting down (a request that arrives on an open connection during close).

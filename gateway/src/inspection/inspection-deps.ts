@@ -11,9 +11,10 @@
  * and sessions there, so the store flushes what they wrote last).
  */
 import { FileSessions, JobQueue, type AnyCheck, type FileSourceOpener, type Logger, type Store } from '@klvscope/core';
-import { fileSize, readFileChunks } from '@klvscope/adapters';
+import { fileSize, openLiveSource, readFileChunks, type LiveSource } from '@klvscope/adapters';
 import { BUILT_IN_CHECKS } from '@klvscope/plugins';
 import { LicenceState } from '../licence/index.js';
+import { LiveSessions } from '../live/live-sessions.js';
 import type { ApiKeySource } from './api-key.js';
 import { InspectionRules } from './inspection-rules.js';
 import { PlaybackTokens } from './playback-tokens.js';
@@ -47,6 +48,8 @@ export interface InspectionDeps {
   readonly licence: LicenceState;
   /** Tokens of `GET /playback/{token}`, issued by file sessions. */
   readonly playback: PlaybackTokens;
+  /** The live sessions (UDP, multicast, serial; one active at a time). */
+  readonly live: LiveSessions;
 }
 
 export interface InspectionDepsInput {
@@ -60,6 +63,8 @@ export interface InspectionDepsInput {
   checks?: readonly AnyCheck[];
   /** The vendor's licence public key (PEM text or a path); default the built-in one. */
   licencePublicKey?: string;
+  /** Opens a live source URL; default the adapters' (UDP, multicast, serial). */
+  openLiveSource?: (url: string) => Promise<LiveSource>;
 }
 
 export const fileSources: FileSourceOpener = {
@@ -71,6 +76,13 @@ export async function createInspectionDeps(input: InspectionDepsInput): Promise<
   const clock = input.clock ?? Date.now;
   const settings = new InspectionSettings(input.store, input.defaultSettings, input.log);
   const rules = new InspectionRules(input.store, input.checks ?? BUILT_IN_CHECKS, fileSources, clock);
+  const live = new LiveSessions({
+    store: input.store,
+    openSource: input.openLiveSource ?? ((url) => openLiveSource(url)),
+    checkRun: () => rules.checkRun(),
+    settings: () => settings.current().live,
+    log: input.log,
+  });
   return {
     store: input.store,
     settings,
@@ -84,6 +96,7 @@ export async function createInspectionDeps(input: InspectionDepsInput): Promise<
     jobs: new JobQueue({ concurrency: settings.current().jobs.concurrency }),
     fileSessions: new FileSessions(input.store, () => rules.workflow(), clock),
     playback: new PlaybackTokens(() => settings.current().playback.tokenTtlSeconds * 1000, clock),
+    live,
     licence: await LicenceState.open({ dataDir: input.store.dataDir, publicKey: input.licencePublicKey, clock: { nowMs: clock } }),
   };
 }
@@ -92,4 +105,6 @@ export async function createInspectionDeps(input: InspectionDepsInput): Promise<
 export async function closeInspectionDeps(deps: InspectionDeps): Promise<void> {
   // Running jobs are cancelled (a cancelled ingest leaves no completed run); their writes end before the store closes.
   await deps.jobs.shutdown();
+  // The active live session ends as stopped, its last findings written before the store closes.
+  await deps.live.close();
 }

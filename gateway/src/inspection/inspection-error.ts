@@ -41,8 +41,6 @@ export type InspectionErrorCode =
   | 'ERR_NOT_A_FOLDER'
   /** A playback token that was never issued or has expired. */
   | 'ERR_PLAYBACK_TOKEN_UNKNOWN'
-  /** Live sources are not served yet (the live issue brings them). */
-  | 'ERR_LIVE_UNAVAILABLE'
   /** The body is over the size limit. */
   | 'ERR_BODY_TOO_LARGE'
   /** The service is shutting down: no new requests. */

@@ -51,16 +51,17 @@ export class InspectionRules {
     return resolved;
   }
 
+  /** The enabled checks and their rule slices under the current rules: what a live session runs. */
+  checkRun(): { checks: readonly AnyCheck[]; rules: Readonly<Record<string, unknown>> } {
+    const enabled = new Set(this.resolvedRules.enabledCheckIds);
+    return { checks: this.checks.filter((check) => enabled.has(check.id)), rules: this.resolvedRules.slices };
+  }
+
   /** The file workflow for the current rules (the same one until the rules change). */
   workflow(): FileWorkflow {
     if (this.cachedWorkflow) return this.cachedWorkflow;
-    const enabled = new Set(this.resolvedRules.enabledCheckIds);
-    this.cachedWorkflow = new FileWorkflow({
-      store: this.store,
-      files: this.files,
-      checks: this.checks.filter((check) => enabled.has(check.id)),
-      rules: this.resolvedRules.slices,
-    });
+    const { checks, rules } = this.checkRun();
+    this.cachedWorkflow = new FileWorkflow({ store: this.store, files: this.files, checks, rules });
     return this.cachedWorkflow;
   }
 

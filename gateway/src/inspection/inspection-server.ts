@@ -7,6 +7,7 @@
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { Store, defaultDataDir, type AnyCheck } from '@klvscope/core';
+import type { LiveSource } from '@klvscope/adapters';
 import { LogController, fastify, type FastifyInstance } from 'fastify';
 import { APP_VERSION } from '../app-version.js';
 import { installApiKeyGuard } from './api-key-guard.js';
@@ -23,6 +24,7 @@ import type { Settings } from './inspection-settings.js';
 import { assertLoopbackHost, DEFAULT_HOST, IPV6_LOOPBACK } from './loopback-host.js';
 import { API_PREFIX, registerRoutes } from './route-registration.js';
 import { serviceLogger } from './service-logger.js';
+import { createLiveChannel, type LiveChannel } from '../live/live-channel.js';
 
 export const DEFAULT_PORT = 38180;
 /** Requests carry paths and settings, never recordings: 1 MiB is far above any legitimate body. */
@@ -50,6 +52,8 @@ export interface InspectionServerOptions {
   checks?: readonly AnyCheck[];
   /** The vendor's licence public key, PEM text or a path (default: the built-in key). */
   licencePublicKey?: string;
+  /** Opens a live source URL (default: the adapters' UDP, multicast and serial sources). */
+  openLiveSource?: (url: string) => Promise<LiveSource>;
 }
 
 export interface InspectionListenOptions extends InspectionServerOptions {
@@ -79,6 +83,8 @@ interface ServerRuntime {
   /** The listeners beside Fastify's own server (::1). */
   extraServers: Server[];
   routes: readonly InspectionRoute[];
+  /** The live-findings channel (tRPC over WebSocket), on every listener. */
+  liveChannel: LiveChannel;
 }
 
 const runtimes = new WeakMap<FastifyInstance, ServerRuntime>();
@@ -107,9 +113,11 @@ export async function createInspectionServer(options: InspectionServerOptions = 
         return createServer(handler);
       },
     });
-    const deps = await createInspectionDeps({ checks: options.checks, licencePublicKey: options.licencePublicKey, store, apiKey: { source: apiKey.source, filePath: apiKey.filePath, created: apiKey.created }, appVersion: APP_VERSION, log: serviceLogger(app.log), defaultSettings: options.defaultSettings });
+    const deps = await createInspectionDeps({ openLiveSource: options.openLiveSource, checks: options.checks, licencePublicKey: options.licencePublicKey, store, apiKey: { source: apiKey.source, filePath: apiKey.filePath, created: apiKey.created }, appVersion: APP_VERSION, log: serviceLogger(app.log), defaultSettings: options.defaultSettings });
     const routes = [...INSPECTION_ROUTE_MODULES, ...(options.routes ?? [])].flatMap((module) => module(deps));
-    const runtime: ServerRuntime = { deps, handler: handler as RequestListener, extraServers: [], routes };
+    const liveChannel = createLiveChannel(deps.live, apiKey.value);
+    liveChannel.attach(app.server);
+    const runtime: ServerRuntime = { deps, handler: handler as RequestListener, extraServers: [], routes, liveChannel };
     runtimes.set(app, runtime);
 
     let closing = false;
@@ -132,6 +140,8 @@ export async function createInspectionServer(options: InspectionServerOptions = 
     app.addHook('preClose', async () => {
       closing = true;
       extraClosed.push(...runtime.extraServers.map(stopAccepting));
+      // WebSocket connections would hold the server open: they close first (clients are told to reconnect).
+      await liveChannel.close();
       // Jobs and sessions stop first, so that requests waiting on them end and the server can close.
       await closeInspectionDeps(deps);
     });
@@ -179,6 +189,7 @@ export async function startInspectionServer(options: InspectionListenOptions = {
     const secondary = await listenQuietly(runtime.handler, IPV6_LOOPBACK, port);
     if (secondary) {
       runtime.extraServers.push(secondary);
+      runtime.liveChannel.attach(secondary);
       hosts.push(IPV6_LOOPBACK);
     } else {
       app.log.debug({ host: IPV6_LOOPBACK, port }, 'not listening on ::1 (no IPv6 loopback, or the port is taken there)');

@@ -33,6 +33,8 @@ export const settingsSchema = z.strictObject({
   live: z.strictObject({
     /** A live source that sends nothing this long is reported as without data. */
     noDataSeconds: z.number().check(z.positive(), z.maximum(3_600)),
+    /** How often a live session writes its new findings and metadata packets to its database (what a crash can lose at most). */
+    persistSeconds: z.number().check(z.minimum(0.5), z.maximum(300)),
   }),
 });
 
@@ -46,7 +48,7 @@ export function defaultSettings(home: string = homedir()): Settings {
     browseRoots: [home],
     jobs: { concurrency: 1 },
     playback: { tokenTtlSeconds: 3_600 },
-    live: { noDataSeconds: 5 },
+    live: { noDataSeconds: 5, persistSeconds: 5 },
   };
 }
 

@@ -57,7 +57,7 @@ describe('inspection service file browsing', function () {
     symlinkSync(outside, join(root, 'link-out-folder'));
     symlinkSync(join(root, 'gone.ts'), join(root, 'broken.ts'));
     execFileSync('mkfifo', [join(root, 'pipe.ts')]);
-    server = await startTestServer({ defaultSettings: { browseRoots: [root, missingRoot], jobs: { concurrency: 1 }, playback: { tokenTtlSeconds: 3600 }, live: { noDataSeconds: 5 } } });
+    server = await startTestServer({ defaultSettings: { browseRoots: [root, missingRoot], jobs: { concurrency: 1 }, playback: { tokenTtlSeconds: 3600 }, live: { noDataSeconds: 5, persistSeconds: 5 } } });
   });
   after(async () => {
     await server.close();

@@ -68,13 +68,14 @@ describe('inspection service: sessions and playback', function () {
     expect((await server.call(`/sessions/${workspace.sessionId}`)).json).to.include({ status: 'stopped' });
   });
 
-  it('answers 409 for stage and stop without an active session, 404 for an unknown one, 422 for live sources', async () => {
+  it('answers 409 for stage and stop without an active session, 404 for an unknown one, 400 for a live source that is not one', async () => {
     const complete = await server.call('/sessions/active/stage/complete', { method: 'POST' });
     expect([complete.status, (complete.json as { error: { code: string } }).error.code]).to.deep.equal([409, 'ERR_NO_ACTIVE_SESSION']);
     expect((await server.call('/sessions/active', { method: 'DELETE' })).status).to.equal(409);
     expect((await server.call('/sessions/no-such-session')).status).to.equal(404);
-    const live = await server.call('/sessions/live', { method: 'POST', body: { source: 'udp://239.1.1.1:5000' } });
-    expect([live.status, (live.json as { error: { code: string } }).error.code]).to.deep.equal([422, 'ERR_LIVE_UNAVAILABLE']);
+    const live = await server.call('/sessions/live', { method: 'POST', body: { source: 'http://239.1.1.1:5000' } });
+    expect([live.status, (live.json as { error: { code: string } }).error.code]).to.deep.equal([400, 'ERR_SOURCE_URL_INVALID']);
+    expect((await server.call('/sessions/active')).json).to.deep.equal({ active: null });
   });
 
   it('plays the session’s recording by its token, without the key, whole or by byte range', async () => {

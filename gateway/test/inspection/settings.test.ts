@@ -5,7 +5,7 @@ import { applyMergePatch, withoutEmptyObjects } from '../../src/inspection/json-
 import { settingsSchema } from '../../src/inspection/inspection-settings.js';
 import { startTestServer, tempDataDir, type TestServer } from './test-server.js';
 
-const DEFAULTS = { browseRoots: ['/recordings'], jobs: { concurrency: 1 }, playback: { tokenTtlSeconds: 3600 }, live: { noDataSeconds: 5 } };
+const DEFAULTS = { browseRoots: ['/recordings'], jobs: { concurrency: 1 }, playback: { tokenTtlSeconds: 3600 }, live: { noDataSeconds: 5, persistSeconds: 5 } };
 
 function start(dataDir = tempDataDir()): Promise<TestServer> {
   return startTestServer({ dataDir, defaultSettings: DEFAULTS });
@@ -79,7 +79,7 @@ describe('inspection service configuration', function () {
 
     const second = await start(dataDir);
     try {
-      expect((await second.call('/settings')).json).to.deep.equal({ ...DEFAULTS, jobs: { concurrency: 3 }, browseRoots: ['/srv/a', '/srv/b'], live: { noDataSeconds: 2.5 } });
+      expect((await second.call('/settings')).json).to.deep.equal({ ...DEFAULTS, jobs: { concurrency: 3 }, browseRoots: ['/srv/a', '/srv/b'], live: { noDataSeconds: 2.5, persistSeconds: 5 } });
     } finally {
       await second.close();
     }
@@ -108,7 +108,7 @@ describe('inspection service configuration', function () {
     await store.close();
     const server = await start(dataDir);
     try {
-      expect((await server.call('/config')).json).to.deep.equal({ ...DEFAULTS, live: { noDataSeconds: 9 } });
+      expect((await server.call('/config')).json).to.deep.equal({ ...DEFAULTS, live: { noDataSeconds: 9, persistSeconds: 5 } });
     } finally {
       await server.close();
     }

@@ -127,6 +127,7 @@ export function ingestRunOf(deps: Pick<InspectionDeps, 'store'>, id: string): In
 /** Opens the file as the active session and runs every stage left; reading files, it runs as a job unless all is cached. */
 async function inspectInSession(deps: InspectionDeps, path: string): Promise<Workspace> {
   const work = async (options: StageRunOptions): Promise<Workspace> => {
+    await deps.live.stopActive('replaced');
     await deps.fileSessions.open(path, options);
     return deps.fileSessions.runToReport(options);
   };
@@ -142,7 +143,11 @@ export const automationRoutes: RouteModule = (deps) => [
     path: '/automation/file-session',
     summary: 'opens or replaces the active file session; returns its workspace (its stage: the first not reusable)',
     schemas: { body: filePathBodySchema, response: workspaceSchema },
-    handle: async ({ body }): Promise<Workspace> => deps.fileSessions.open((await requestedFile(deps, body.filePath)).path),
+    handle: async ({ body }): Promise<Workspace> => {
+      const { path } = await requestedFile(deps, body.filePath);
+      await deps.live.stopActive('replaced');
+      return deps.fileSessions.open(path);
+    },
   }),
   defineRoute({
     method: 'POST',

@@ -1,19 +1,24 @@
 /**
- * Sessions (spec "Sessions"): a recorded-file inspection session is the
- * workflow's file session (one active at a time), with a playback token for
- * its recording; its metadata items are the decoded KLV packets of its
- * ingest run, its findings the violations the checks found in it. Live
- * sessions come with the live-monitoring release: until then POST
- * /sessions/live answers 422 ERR_LIVE_UNAVAILABLE.
+ * Sessions (spec "Sessions"), one active at a time, of either kind. A
+ * recorded-file session is the workflow's file session, with a playback
+ * token for its recording; its metadata items are the decoded KLV packets
+ * of its ingest run, its findings the violations the checks found in it. A
+ * live session (UDP, multicast, serial: gateway/src/live) inspects a source
+ * as it arrives; its metadata items and findings are those it has received
+ * so far (the latest, when a long session has outgrown its database's
+ * bounds). Starting either kind replaces the active session of the other.
  */
 import { CoreError, WorkflowError, readCheckPoints, readDataset, type Point, type ProcessPayload, type Workspace } from '@klvscope/core';
 import * as z from 'zod/mini';
 import { confineToRoots } from '../browse-roots.js';
 import type { InspectionDeps } from '../inspection-deps.js';
-import { InspectionError } from '../inspection-error.js';
 import { defineRoute, type RouteModule } from '../inspection-route.js';
 
 const filePathBody = z.object({ filePath: z.string() });
+const liveBody = z.object({
+  /** `udp://GROUP:PORT`, `udp://SOURCE@GROUP:PORT`, `udp://HOST:PORT` or `serial:///dev/ttyX?baud=N` (docs/live.md). */
+  source: z.string().check(z.minLength(1), z.maxLength(2_048)),
+});
 const idParams = z.object({ id: z.string().check(z.minLength(1), z.maxLength(128)) });
 const pageQuery = z.object({
   limit: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100_000))),
@@ -38,6 +43,7 @@ export const sessionRoutes: RouteModule = (deps) => [
       const { path } = await confineToRoots(body.filePath, deps.settings.current().browseRoots);
       const previous = deps.fileSessions.active();
       if (previous) deps.playback.revokeFile(previous.path);
+      await deps.live.stopActive('replaced');
       const workspace = await deps.fileSessions.open(path);
       return withPlayback(deps, workspace);
     },
@@ -45,10 +51,17 @@ export const sessionRoutes: RouteModule = (deps) => [
   defineRoute({
     method: 'POST',
     path: '/sessions/live',
-    summary: 'starts a live inspection session (not available in this release)',
-    schemas: {},
-    handle: () => {
-      throw new InspectionError('ERR_LIVE_UNAVAILABLE', 'live sessions (UDP, multicast, serial) are not available in this release; inspect a recorded file with POST /sessions/file');
+    summary: 'starts a live inspection session on a UDP, multicast or serial source (replacing the active session); its findings stream on the live channel',
+    status: 201,
+    schemas: { body: liveBody },
+    handle: async ({ body }) => {
+      const state = await deps.live.start(body.source);
+      const previous = deps.fileSessions.active();
+      if (previous) {
+        deps.playback.revokeFile(previous.path);
+        await deps.fileSessions.stop();
+      }
+      return state;
     },
   }),
   defineRoute({
@@ -56,7 +69,7 @@ export const sessionRoutes: RouteModule = (deps) => [
     path: '/sessions/active',
     summary: 'the active session if one exists ({ "active": null } otherwise)',
     schemas: {},
-    handle: () => ({ active: deps.fileSessions.active() }),
+    handle: () => ({ active: deps.live.active()?.state() ?? deps.fileSessions.active() }),
   }),
   defineRoute({
     method: 'DELETE',
@@ -64,6 +77,7 @@ export const sessionRoutes: RouteModule = (deps) => [
     summary: 'stops the active session (409 without one)',
     schemas: {},
     handle: async () => {
+      if (deps.live.active()) return deps.live.stop();
       const stopped = await deps.fileSessions.stop();
       deps.playback.revokeFile(stopped.path);
       return stopped;
@@ -81,14 +95,18 @@ export const sessionRoutes: RouteModule = (deps) => [
     path: '/sessions/:id',
     summary: 'session by identifier',
     schemas: { params: idParams },
-    handle: ({ params }) => sessionOf(deps, params.id),
+    handle: ({ params }) => deps.live.get(params.id) ?? sessionOf(deps, params.id),
   }),
   defineRoute({
     method: 'GET',
     path: '/sessions/:id/metadata',
-    summary: 'the decoded KLV metadata packets of the session’s file (from its ingest run), paged',
+    summary: 'the decoded KLV metadata packets of the session (a file’s from its ingest run; a live session’s as received), paged',
     schemas: { params: idParams, query: pageQuery },
     handle: async ({ params, query }) => {
+      if (deps.live.get(params.id)) {
+        const page = await deps.live.metadata(params.id, { limit: query.limit ?? DEFAULT_PAGE, offset: query.offset ?? 0 });
+        return { sessionId: params.id, total: page.total, items: page.rows };
+      }
       const session = sessionOf(deps, params.id);
       const runId = session.latestIngestRunId ?? deps.rules.workflow().cached<{ runId: string }>(session.fileHash, 'ingest')?.runId;
       if (!runId) throw notReady(session, 'ingest');
@@ -99,9 +117,13 @@ export const sessionRoutes: RouteModule = (deps) => [
   defineRoute({
     method: 'GET',
     path: '/sessions/:id/findings',
-    summary: 'the violations the checks found in the session’s file (most severe checks’ order: as the checks are listed), paged',
+    summary: 'the violations the checks found in the session (a file’s in the checks’ order; a live session’s in arrival order), paged',
     schemas: { params: idParams, query: findingsQuery },
     handle: async ({ params, query }) => {
+      if (deps.live.get(params.id)) {
+        const page = await deps.live.findings(params.id, { checkId: query.checkId, limit: query.limit ?? DEFAULT_PAGE, offset: query.offset ?? 0 });
+        return { sessionId: params.id, total: page.total, findings: page.rows };
+      }
       const session = sessionOf(deps, params.id);
       const process = deps.rules.workflow().cached<ProcessPayload>(session.fileHash, 'process');
       if (!process) throw notReady(session, 'process');

@@ -1,0 +1,129 @@
+// `npm run bench:live`: a live session under a 100 Mb/s multicast feed, inside a private network
+// namespace made for the run (unshare --net: loopback only, 224.0.0.0/4 routed to it, so no
+// datagram leaves the machine). Needs root (or user namespaces) and iproute2.
+//
+// `klvscope serve` (the built bundle) runs a live session on a multicast group; `klvscope replay
+// --loop` sends a generated 100 Mb/s stream with a fault injected every second to the group for
+// LIVE_SECONDS (default 30); a tRPC WebSocket client in this process subscribes to the findings.
+// Printed: the rate achieved, application-level loss (target 0) and the socket's drops, CPU use of
+// the service and of the replay, and the latency from a datagram's arrival at the service to the
+// finding it revealed reaching the client (target p99 < 50 ms). Arrival and receipt are both read
+// as performance.timeOrigin + performance.now() (milliseconds since the epoch), in two processes
+// on one machine: the clocks are the same system clock.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { createTRPCClient, createWSClient, wsLink } from '@trpc/client';
+import WebSocket from 'ws';
+import { generateTransportStream, parseFaultSpec } from '../core/dist/index.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const SECONDS = Number(process.env.LIVE_SECONDS ?? 30);
+const BITRATE = Number(process.env.LIVE_BITRATE ?? 100_000_000);
+const GROUP = 'udp://239.255.77.1:6000';
+const INSIDE = 'KLVSCOPE_BENCH_PRIVATE_NETWORK';
+
+if (process.env[INSIDE] !== '1') {
+  // Re-run this script inside a private network namespace.
+  const setup = 'ip link set lo up && ip route add 224.0.0.0/4 dev lo && exec "$@"';
+  const run = spawnSync('unshare', ['--net', 'sh', '-c', setup, 'sh', process.execPath, fileURLToPath(import.meta.url)], { stdio: 'inherit', env: { ...process.env, [INSIDE]: '1' } });
+  if (run.error || run.status === null) console.error(`bench:live: cannot make a private network namespace (root and iproute2 needed): ${run.error?.message ?? run.signal}`);
+  process.exit(run.status ?? 1);
+}
+
+const work = mkdtempSync(join(tmpdir(), 'klvscope-live-bench-'));
+const klvscope = join(here, '..', 'gateway', 'bin', 'klvscope.js');
+const children = [];
+try {
+  // Ten seconds at the target rate, looped: a continuity error every 250 ms, plus what each loop's restart causes.
+  const loopSeconds = 10;
+  const faults = Array.from({ length: loopSeconds * 4 }, (_, i) => parseFaultSpec(`drop-packet@${i / 4 + 0.1}`));
+  const file = join(work, 'feed.ts');
+  writeFileSync(file, generateTransportStream({ durationSeconds: loopSeconds, bitrate: BITRATE, seed: 3, klv: { carriage: 'sync' }, faults }).bytes);
+
+  const dataDir = join(work, 'data');
+  // The service's log (its licence notice) is kept out of the report.
+  const server = spawn(process.execPath, [klvscope, 'serve', '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  children.push(server);
+  const base = await baseUrlOf(server);
+  const key = readFileSync(join(dataDir, 'api-key'), 'utf8').trim();
+  const call = async (method, path, body) => {
+    const headers = body === undefined ? { 'x-api-key': key } : { 'x-api-key': key, 'content-type': 'application/json' };
+    const response = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return response.json();
+  };
+
+  const latencies = [];
+  const wsClient = createWSClient({ url: `${base.replace(/^http/, 'ws')}/live`, WebSocket, connectionParams: { apiKey: key } });
+  const trpc = createTRPCClient({ links: [wsLink({ client: wsClient })] });
+  const subscription = trpc.findings.subscribe(
+    { checkIds: ['mpegts-errors'] },
+    {
+      onData: ({ data }) => {
+        const now = performance.timeOrigin + performance.now();
+        if (data.receivedAt !== null) latencies.push(now - data.receivedAt);
+      },
+      onError: (error) => console.error(`bench:live: subscription: ${error.message}`),
+    },
+  );
+  await trpc.activeSession.query();
+
+  const session = await call('POST', '/sessions/live', { source: GROUP });
+  const serverCpuStart = cpuSeconds(server.pid);
+  const replay = spawn(process.execPath, [klvscope, 'replay', file, `${GROUP}?interface=127.0.0.1`, '--loop'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(replay);
+  let replayOutput = '';
+  replay.stdout.on('data', (chunk) => (replayOutput += chunk.toString()));
+  replay.stderr.resume();
+  const startedAt = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
+  const replayCpu = cpuSeconds(replay.pid);
+  replay.kill('SIGINT');
+  await new Promise((resolve) => replay.once('exit', resolve));
+  const elapsed = (performance.now() - startedAt) / 1000;
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const serverCpu = cpuSeconds(server.pid) - serverCpuStart;
+  const final = await call('DELETE', '/sessions/active');
+  subscription.unsubscribe();
+  await wsClient.close();
+
+  const received = final.received;
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (q) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
+  console.log(`klvscope live — ${(BITRATE / 1e6).toFixed(0)} Mb/s multicast replay for ${elapsed.toFixed(1)} s, node ${process.version}, private network namespace`);
+  console.log(`  received      ${received.chunks.toLocaleString('en-US')} datagrams, ${(received.bytes / 1e6).toFixed(1)} MB = ${((received.bytes * 8) / elapsed / 1e6).toFixed(1)} Mb/s`);
+  console.log(`  loss          application ${received.applicationLoss}, socket drops ${received.socketDrops}, continuity errors ${final.statistics?.continuityErrors ?? 'n/a'} (injected: ${faults.length} per ${loopSeconds} s loop, plus loop restarts)`);
+  console.log(`  cpu           service ${((serverCpu / elapsed) * 100).toFixed(0)} % of a core, replay ${((replayCpu / elapsed) * 100).toFixed(0)} %`);
+  console.log(`  findings      ${final.counts.findings} in the session, ${latencies.length} mpegts-errors received by the tRPC client`);
+  console.log(`  latency       arrival -> tRPC client: p50 ${at(0.5).toFixed(2)} ms, p99 ${at(0.99).toFixed(2)} ms, max ${sorted.at(-1)?.toFixed(2) ?? 'n/a'} ms`);
+  console.log(`  replay        ${replayOutput.trim().split(/[\r\n]+/).at(-1) ?? ''}`);
+  if (received.applicationLoss > 0 || !(at(0.99) < 50)) process.exitCode = 1;
+  void session;
+} finally {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  await Promise.all(children.map((child) => (child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined)));
+  rmSync(work, { recursive: true, force: true });
+}
+
+/** User plus system CPU seconds of a process so far (/proc/PID/stat, clock ticks of 1/100 s). */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** The base URL `klvscope serve` prints on its first line. */
+function baseUrlOf(server) {
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: server.stdout });
+    lines.once('line', (line) => {
+      const url = /on (http:\/\/\S+)/.exec(line)?.[1];
+      if (url) resolve(url);
+      else reject(new Error(`unexpected first line from klvscope serve: ${line}`));
+    });
+    server.once('exit', (code) => reject(new Error(`klvscope serve exited with ${code}`)));
+  });
+}

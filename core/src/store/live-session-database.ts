@@ -1,0 +1,119 @@
+/**
+ * One database file per live session, `<dataDir>/live/<sessionId>.sqlite`:
+ * its findings and decoded metadata packets in arrival order, each row
+ * numbered by the session (`seq`). A live feed has no end, so the rows are
+ * bounded: the oldest go once a table holds more than its limit (the
+ * session's counters still count them). A save writes this session only.
+ */
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Database } from 'sql.js';
+import { DatabaseFile } from './database-file.js';
+import type { Migration } from './schema-migrations.js';
+import { execute, jsonColumn, numberColumn, selectAll, selectOne } from './sql-query.js';
+import { inTransaction } from './sql-transaction.js';
+import { StoreError } from './store-error.js';
+
+export const LIVE_FOLDER = 'live';
+
+export const LIVE_DATABASE_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'live findings and metadata packets',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE live_findings (seq INTEGER PRIMARY KEY, check_id TEXT NOT NULL, severity TEXT NOT NULL, finding TEXT NOT NULL);
+        CREATE INDEX live_findings_by_check ON live_findings (check_id, seq);
+        CREATE TABLE live_metadata (seq INTEGER PRIMARY KEY, packet TEXT NOT NULL);
+      `),
+  },
+];
+
+/** A session id becomes a file name: letters, digits, '-' and '_'. */
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+export function liveDatabasePath(dataDir: string, sessionId: string): string {
+  if (!SESSION_ID.test(sessionId)) {
+    throw new StoreError('ERR_STORE_INVALID_ID', `session id '${sessionId}' cannot name a file (letters, digits, '-' and '_' only, at most 128)`, { sessionId });
+  }
+  return join(dataDir, LIVE_FOLDER, `${sessionId}.sqlite`);
+}
+
+/** Opens (or with `create`, makes and writes at once) a live session's database; the caller saves and closes it. */
+export async function openLiveDatabase(dataDir: string, sessionId: string, options: { create?: boolean } = {}): Promise<DatabaseFile> {
+  const file = await DatabaseFile.open(liveDatabasePath(dataDir, sessionId), { label: `live session ${sessionId}`, migrations: LIVE_DATABASE_MIGRATIONS, create: options.create ?? false });
+  if (!file.existed) await file.save();
+  return file;
+}
+
+export async function deleteLiveDatabase(dataDir: string, sessionId: string): Promise<boolean> {
+  try {
+    await rm(liveDatabasePath(dataDir, sessionId));
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+/** What a live finding row needs; the rest of the finding is stored as JSON. */
+export interface LiveFindingRow {
+  seq: number;
+  checkId: string;
+  severity: string;
+}
+
+export interface LiveRowPage<T> {
+  /** Rows kept that match (older ones may have been dropped, see the limits). */
+  total: number;
+  rows: T[];
+}
+
+/** Appends findings and metadata packets in one transaction, then drops the oldest rows beyond the limits. */
+export function appendLiveRows(
+  db: Database,
+  findings: ReadonlyArray<LiveFindingRow>,
+  metadata: ReadonlyArray<{ seq: number }>,
+  limits: { findings: number; metadata: number },
+): void {
+  inTransaction(db, () => {
+    if (findings.length > 0) {
+      const insert = db.prepare('INSERT OR REPLACE INTO live_findings (seq, check_id, severity, finding) VALUES (?, ?, ?, ?)');
+      try {
+        for (const finding of findings) insert.run([finding.seq, finding.checkId, finding.severity, JSON.stringify(finding)]);
+      } finally {
+        insert.free();
+      }
+      pruneOldest(db, 'live_findings', limits.findings);
+    }
+    if (metadata.length > 0) {
+      const insert = db.prepare('INSERT OR REPLACE INTO live_metadata (seq, packet) VALUES (?, ?)');
+      try {
+        for (const packet of metadata) insert.run([packet.seq, JSON.stringify(packet)]);
+      } finally {
+        insert.free();
+      }
+      pruneOldest(db, 'live_metadata', limits.metadata);
+    }
+  });
+}
+
+/** Findings in arrival order, optionally of one check. */
+export function readLiveFindings<T>(db: Database, query: { checkId?: string; limit: number; offset: number }): LiveRowPage<T> {
+  const where = query.checkId === undefined ? '' : 'WHERE check_id = $check';
+  const params: Record<string, string> = query.checkId === undefined ? {} : { $check: query.checkId };
+  const total = numberColumn(selectOne(db, `SELECT count(*) AS n FROM live_findings ${where}`, params) ?? { n: 0 }, 'n');
+  const rows = selectAll(db, `SELECT finding FROM live_findings ${where} ORDER BY seq LIMIT $limit OFFSET $offset`, { ...params, $limit: query.limit, $offset: query.offset });
+  return { total, rows: rows.map((row) => jsonColumn<T>(row, 'finding')) };
+}
+
+/** Metadata packets in arrival order. */
+export function readLiveMetadata<T>(db: Database, query: { limit: number; offset: number }): LiveRowPage<T> {
+  const total = numberColumn(selectOne(db, 'SELECT count(*) AS n FROM live_metadata') ?? { n: 0 }, 'n');
+  const rows = selectAll(db, 'SELECT packet FROM live_metadata ORDER BY seq LIMIT $limit OFFSET $offset', { $limit: query.limit, $offset: query.offset });
+  return { total, rows: rows.map((row) => jsonColumn<T>(row, 'packet')) };
+}
+
+function pruneOldest(db: Database, table: 'live_findings' | 'live_metadata', keep: number): void {
+  execute(db, `DELETE FROM ${table} WHERE seq <= (SELECT seq FROM ${table} ORDER BY seq DESC LIMIT 1 OFFSET $keep)`, { $keep: keep });
+}

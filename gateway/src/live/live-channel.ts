@@ -1,0 +1,78 @@
+/**
+ * Serves the live router (live-router.ts) over WebSocket on the inspection
+ * service's own port, at LIVE_CHANNEL_PATH. The upgrade request is held to
+ * the REST rules: a Host header naming loopback only (DNS rebinding), and
+ * the API key, given as the tRPC connection parameter `apiKey` (what
+ * `createWSClient({ connectionParams })` sends) or the `X-API-Key` header
+ * of the upgrade. A wrong or missing key gets an UNAUTHORIZED error and the
+ * connection is closed.
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { TRPCError } from '@trpc/server';
+import { applyWSSHandler } from '@trpc/server/adapters/ws';
+import { WebSocketServer } from 'ws';
+import { API_KEY_HEADER } from '../inspection/api-key.js';
+import { apiKeyMatcher } from '../inspection/api-key-guard.js';
+import { hostOfHostHeader, isLoopbackHost } from '../inspection/loopback-host.js';
+import { API_PREFIX } from '../inspection/route-registration.js';
+import { liveRouter, type LiveContext } from './live-router.js';
+import type { LiveSessions } from './live-sessions.js';
+
+export const LIVE_CHANNEL_PATH = `${API_PREFIX}/live`;
+
+/** Client messages are subscription requests: small. */
+const MAX_MESSAGE_BYTES = 64 * 1024;
+
+export interface LiveChannel {
+  /** Serves the channel on this HTTP server's upgrade requests. */
+  attach(server: Server): void;
+  /** Closes every connection (clients are told to reconnect) and stops accepting. */
+  close(): Promise<void>;
+}
+
+export function createLiveChannel(live: LiveSessions, apiKey: string): LiveChannel {
+  const matches = apiKeyMatcher(apiKey);
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const handler = applyWSSHandler({
+    wss,
+    router: liveRouter,
+    keepAlive: { enabled: true, pingMs: 30_000, pongWaitMs: 5_000 },
+    createContext: ({ req, info }): LiveContext => {
+      const given = info.connectionParams?.apiKey ?? req.headers[API_KEY_HEADER];
+      if (typeof given !== 'string' || given === '' || !matches(given)) {
+        throw new TRPCError({ code: 'UNAUTHORIZED', message: 'the live channel needs the API key of this service (connection parameter apiKey, or the X-API-Key header)' });
+      }
+      return { live };
+    },
+  });
+
+  const upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (path !== LIVE_CHANNEL_PATH) return refuse(socket, 404, `no WebSocket endpoint at ${path}: the live channel is ${LIVE_CHANNEL_PATH}`);
+    const host = request.headers.host;
+    if (host !== undefined && host !== '' && !isLoopbackHost(hostOfHostHeader(host))) {
+      return refuse(socket, 403, `the Host header '${host}' does not name the loopback interface`);
+    }
+    wss.handleUpgrade(request, socket, head, (client) => wss.emit('connection', client, request));
+  };
+
+  return {
+    attach(server) {
+      server.on('upgrade', upgrade);
+    },
+    async close() {
+      handler.broadcastReconnectNotification();
+      for (const client of wss.clients) client.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}
+
+/** Answers an upgrade request with a plain HTTP error carrying the JSON error body of the REST surface. */
+function refuse(socket: Duplex, status: 403 | 404, message: string): void {
+  const code = status === 404 ? 'ERR_ROUTE_NOT_FOUND' : 'ERR_HOST_HEADER_REFUSED';
+  const body = JSON.stringify({ error: { code, message } });
+  const reason = status === 404 ? 'Not Found' : 'Forbidden';
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}

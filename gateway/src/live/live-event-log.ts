@@ -1,0 +1,96 @@
+/**
+ * A bounded log of a live session's events (findings, metadata packets,
+ * statistics), numbered from 1 in order. Followers read from any number on
+ * and then wait for more, so a client that reconnects with the last number
+ * it saw resumes without a gap, as long as what it missed is still kept:
+ * the log keeps the latest `capacity` events and drops the oldest.
+ */
+export interface Sequenced {
+  readonly seq: number;
+}
+
+export class LiveEventLog<T extends Sequenced> {
+  private readonly ring: Array<T | undefined>;
+  private lastSeq = 0;
+  private closed = false;
+  private waiters: Array<() => void> = [];
+
+  constructor(readonly capacity: number) {
+    if (!Number.isSafeInteger(capacity) || capacity < 1) throw new RangeError(`capacity must be a positive integer, got ${capacity}`);
+    this.ring = new Array<T | undefined>(capacity);
+  }
+
+  /** The number of the latest event; 0 before the first. */
+  get last(): number {
+    return this.lastSeq;
+  }
+
+  /** The number of the oldest event still kept (last + 1 when empty). */
+  get first(): number {
+    return Math.max(1, this.lastSeq - this.capacity + 1);
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Adds an event made with its number; wakes the followers. */
+  append(make: (seq: number) => T): T {
+    if (this.closed) throw new Error('the event log is closed');
+    const event = make(++this.lastSeq);
+    this.ring[(event.seq - 1) % this.capacity] = event;
+    this.wake();
+    return event;
+  }
+
+  /** The events kept with a number above `afterSeq`, oldest first, at most `limit`. */
+  since(afterSeq: number, limit = Number.POSITIVE_INFINITY): T[] {
+    const events: T[] = [];
+    for (let seq = Math.max(afterSeq + 1, this.first); seq <= this.lastSeq && events.length < limit; seq++) {
+      events.push(this.ring[(seq - 1) % this.capacity] as T);
+    }
+    return events;
+  }
+
+  /** No more events: followers finish once they have read the rest. */
+  close(): void {
+    this.closed = true;
+    this.wake();
+  }
+
+  /**
+   * Every event above `afterSeq` as it comes, until the log closes (after
+   * the last one) or the signal aborts. A follower too slow for the log's
+   * capacity skips what was dropped and goes on from the oldest kept.
+   */
+  async *follow(afterSeq: number, signal?: AbortSignal): AsyncGenerator<T, void, undefined> {
+    let seen = afterSeq;
+    for (;;) {
+      for (const event of this.since(seen, 1_000)) {
+        seen = event.seq;
+        yield event;
+      }
+      if (seen < this.lastSeq) continue;
+      if (this.closed || signal?.aborted) return;
+      await this.nextAppend(signal);
+    }
+  }
+
+  private nextAppend(signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        signal?.removeEventListener('abort', done);
+        // Gone from the list when woken by an append; an abort takes it out itself.
+        this.waiters = this.waiters.filter((waiter) => waiter !== done);
+        resolve();
+      };
+      this.waiters.push(done);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  private wake(): void {
+    if (this.waiters.length === 0) return;
+    for (const waiter of [...this.waiters]) waiter();
+  }
+}

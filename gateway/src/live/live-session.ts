@@ -1,0 +1,273 @@
+/**
+ * One live inspection: a live source (UDP, multicast, serial) through the
+ * demuxer into the same checks a file goes through, run incrementally. Each
+ * violation is published the moment the check emits it, stamped with the
+ * arrival time of the bytes that revealed it; decoded metadata packets and
+ * statistics (every second) are published beside the findings. Memory is
+ * bounded: the checks keep no points (a sink takes them), and the three
+ * event logs keep only their latest events.
+ *
+ * The source's own troubles are findings too, under LIVE_SOURCE_CHECK_ID:
+ * datagrams lost (in the application, RTP gaps, socket drops), serial
+ * noise, and silence longer than `noDataSeconds` (the session keeps waiting
+ * rather than hanging without a word).
+ */
+import { CheckSession, KlvStreamDemuxer, createKlvAwareTsDemuxer, type AnyCheck, type Demuxer, type Observation, type Point, type Severity } from '@klvscope/core';
+import type { LiveSource, LiveSourceEvent } from '@klvscope/adapters';
+import { LiveEventLog } from './live-event-log.js';
+import {
+  LIVE_SOURCE_CHECK_ID,
+  type LiveFinding,
+  type LiveMetadataPacket,
+  type LiveSessionState,
+  type LiveSessionStatus,
+  type LiveStatistics,
+} from './live-records.js';
+import { PidRateMeter } from './pid-rate-meter.js';
+
+/** Events kept for followers that reconnect (the database keeps more findings). */
+export const LIVE_LOG_CAPACITY = { findings: 10_000, metadata: 1_000, statistics: 600 } as const;
+
+export interface LiveSessionOptions {
+  id: string;
+  source: LiveSource;
+  checks: readonly AnyCheck[];
+  /** Rule slices by check id (the service's current rule set). */
+  rules: Readonly<Record<string, unknown>>;
+  /** Silence longer than this is reported (status 'no-data' and a finding). */
+  noDataSeconds: number;
+  /** Milliseconds since the epoch with sub-millisecond precision; the same clock as the sources' `receivedAt`. */
+  now?: () => number;
+  statisticsIntervalMs?: number;
+  /** Told when the status changes (to persist it). */
+  onStatus?: (session: LiveSession) => void;
+}
+
+const preciseNow = (): number => performance.timeOrigin + performance.now();
+
+const SOURCE_EVENT_SEVERITY: Record<LiveSourceEvent['kind'], Severity> = {
+  'application-loss': 'error',
+  'rtp-gap': 'error',
+  'socket-drops': 'error',
+  noise: 'warning',
+};
+
+const SOURCE_EVENT_UNIT: Record<LiveSourceEvent['kind'], string> = {
+  'application-loss': 'datagrams',
+  'rtp-gap': 'packets',
+  'socket-drops': 'datagrams',
+  noise: 'bytes',
+};
+
+export class LiveSession {
+  readonly id: string;
+  readonly findings = new LiveEventLog<LiveFinding>(LIVE_LOG_CAPACITY.findings);
+  readonly metadata = new LiveEventLog<LiveMetadataPacket>(LIVE_LOG_CAPACITY.metadata);
+  readonly statistics = new LiveEventLog<LiveStatistics>(LIVE_LOG_CAPACITY.statistics);
+  /** Resolves when the session has ended (stopped, replaced or failed) and its last findings are published. */
+  readonly ended: Promise<void>;
+
+  private readonly source: LiveSource;
+  private readonly now: () => number;
+  private readonly createdAt: number;
+  private readonly checkSession: CheckSession;
+  private readonly demuxer: Demuxer;
+  private readonly meter = new PidRateMeter();
+  private readonly counts: LiveSessionState['counts'] = { findings: 0, metadataPackets: 0, bySeverity: {}, byCheck: {} };
+  private statusValue: LiveSessionStatus = 'waiting';
+  private error: string | null = null;
+  private stoppedAt: number | null = null;
+  private endStatus: LiveSessionStatus | null = null;
+  /** Arrival time of the chunk being demultiplexed: what the findings it reveals are stamped with. */
+  private arrival: number | null = null;
+  private continuityErrors = 0;
+  private klvPackets = 0;
+  private lastReadingAt: number;
+  private silentSince: number;
+  private readonly timer: NodeJS.Timeout;
+  /** Findings and packets not yet written to the database (taken by `takeUnsaved`). */
+  private unsavedFindings: LiveFinding[] = [];
+  private unsavedMetadata: LiveMetadataPacket[] = [];
+
+  constructor(private readonly options: LiveSessionOptions) {
+    this.id = options.id;
+    this.source = options.source;
+    this.now = options.now ?? preciseNow;
+    this.createdAt = this.now();
+    this.lastReadingAt = this.createdAt;
+    this.silentSince = this.createdAt;
+    this.checkSession = new CheckSession(options.checks, {
+      rules: options.rules,
+      keepPoints: false,
+      pointSinks: [(point, checkId) => point.violation && this.publishFinding(checkId, point)],
+    });
+    const sink = (observation: Observation): void => {
+      if (observation.kind === 'metadata-packet') this.publishMetadata(observation);
+      else if (observation.kind === 'ts-error' && observation.type === 'continuity-error') this.continuityErrors++;
+      else if (observation.kind === 'klv-packet') this.klvPackets++;
+      this.checkSession.observe(observation);
+    };
+    this.demuxer = this.source.format === 'klv' ? new KlvStreamDemuxer(sink) : createKlvAwareTsDemuxer(sink);
+    this.source.onEvent = (event) => this.publishSourceEvent(event);
+    this.timer = setInterval(() => this.tick(), options.statisticsIntervalMs ?? 1_000);
+    this.timer.unref();
+    this.ended = this.run();
+  }
+
+  get status(): LiveSessionStatus {
+    return this.statusValue;
+  }
+
+  get isActive(): boolean {
+    return this.stoppedAt === null;
+  }
+
+  /** Ends the session: the source closes, the checks finish (their last findings are published), the logs close. */
+  async stop(status: 'stopped' | 'replaced' = 'stopped'): Promise<void> {
+    this.endStatus ??= status;
+    await this.source.close();
+    await this.ended;
+  }
+
+  state(): LiveSessionState {
+    return {
+      sessionId: this.id,
+      kind: 'live',
+      status: this.statusValue,
+      source: this.source.url,
+      format: this.source.format,
+      checks: this.options.checks.map((check) => check.id),
+      createdAt: new Date(this.createdAt).toISOString(),
+      updatedAt: new Date(this.now()).toISOString(),
+      stoppedAt: this.stoppedAt === null ? null : new Date(this.stoppedAt).toISOString(),
+      error: this.error,
+      counts: structuredClone(this.counts),
+      received: this.source.stats(),
+      statistics: this.statistics.since(this.statistics.last - 1)[0] ?? null,
+    };
+  }
+
+  /** What was published since the last call, for the database. */
+  takeUnsaved(): { findings: LiveFinding[]; metadata: LiveMetadataPacket[] } {
+    const taken = { findings: this.unsavedFindings, metadata: this.unsavedMetadata };
+    this.unsavedFindings = [];
+    this.unsavedMetadata = [];
+    return taken;
+  }
+
+  private async run(): Promise<void> {
+    try {
+      for await (const chunk of this.source) {
+        this.arrival = chunk.receivedAt;
+        if (this.statusValue !== 'receiving') this.setStatus('receiving');
+        this.meter.push(chunk.bytes);
+        this.demuxer.push(chunk.bytes);
+        this.checkSession.throwIfSinkFailed();
+      }
+      this.arrival = null;
+      this.demuxer.end();
+      this.checkSession.finish();
+    } catch (error) {
+      this.error = error instanceof Error ? error.message : String(error);
+      this.endStatus = 'failed';
+      await this.source.close();
+    } finally {
+      clearInterval(this.timer);
+      this.stoppedAt = this.now();
+      this.takeReading();
+      this.findings.close();
+      this.metadata.close();
+      this.statistics.close();
+      this.setStatus(this.endStatus ?? 'stopped');
+    }
+  }
+
+  private publishFinding(checkId: string, point: Point): void {
+    const finding = this.findings.append((seq) => ({ ...point, seq, sessionId: this.id, checkId, receivedAt: this.arrival, emittedAt: this.now() }));
+    this.counts.findings++;
+    this.counts.bySeverity[finding.severity] = (this.counts.bySeverity[finding.severity] ?? 0) + 1;
+    this.counts.byCheck[checkId] = (this.counts.byCheck[checkId] ?? 0) + 1;
+    this.unsavedFindings.push(finding);
+  }
+
+  private publishMetadata(observation: Observation & { kind: 'metadata-packet' }): void {
+    const { kind: _kind, ...packet } = observation;
+    const published = this.metadata.append((seq) => ({ ...packet, seq, sessionId: this.id, receivedAt: this.arrival }));
+    this.counts.metadataPackets++;
+    this.unsavedMetadata.push(published);
+  }
+
+  private publishSourceEvent(event: LiveSourceEvent): void {
+    if (this.findings.isClosed) return;
+    this.publishFinding(LIVE_SOURCE_CHECK_ID, {
+      t: null,
+      offset: event.offset,
+      packetIndex: -1,
+      pid: -1,
+      value: event.count,
+      unit: SOURCE_EVENT_UNIT[event.kind],
+      violation: true,
+      severity: SOURCE_EVENT_SEVERITY[event.kind],
+      message: event.message,
+      citation: null,
+      type: event.kind,
+    });
+  }
+
+  private tick(): void {
+    const now = this.now();
+    const lastChunkAt = this.source.stats().lastChunkAt ?? this.createdAt;
+    const silentMs = now - Math.max(lastChunkAt, this.silentSince);
+    if (this.statusValue !== 'no-data' && silentMs >= this.options.noDataSeconds * 1_000) {
+      this.setStatus('no-data');
+      this.publishFinding(LIVE_SOURCE_CHECK_ID, {
+        t: null,
+        offset: this.source.stats().bytes,
+        packetIndex: -1,
+        pid: -1,
+        value: Math.round(silentMs) / 1_000,
+        unit: 's',
+        violation: true,
+        severity: 'warning',
+        message: `no data from ${this.source.url} for ${this.options.noDataSeconds} s`,
+        citation: null,
+        type: 'no-data',
+      });
+    }
+    this.takeReading();
+  }
+
+  private takeReading(): void {
+    if (this.statistics.isClosed) return;
+    const now = this.now();
+    const seconds = Math.max((now - this.lastReadingAt) / 1_000, 1e-3);
+    this.lastReadingAt = now;
+    const { packets, pids } = this.meter.read(seconds);
+    const source = this.source.stats();
+    const klvPackets = this.klvPackets;
+    this.klvPackets = 0;
+    this.statistics.append((seq) => ({
+      seq,
+      sessionId: this.id,
+      at: now,
+      seconds,
+      status: this.statusValue,
+      packetsPerSecond: packets / seconds,
+      bitsPerSecond: pids.reduce((sum, pid) => sum + pid.bitsPerSecond, 0),
+      pids,
+      klvPacketsPerSecond: klvPackets / seconds,
+      continuityErrors: this.continuityErrors,
+      losses: { application: source.applicationLoss, rtpPackets: source.rtpLost, socket: source.socketDrops },
+      findings: this.counts.findings,
+      source,
+    }));
+  }
+
+  private setStatus(status: LiveSessionStatus): void {
+    if (status === this.statusValue) return;
+    // Silence is measured from the end of the last silence, so one long pause is reported once.
+    if (this.statusValue === 'no-data') this.silentSince = this.now();
+    this.statusValue = status;
+    this.options.onStatus?.(this);
+  }
+}

@@ -1,0 +1,225 @@
+/**
+ * The live sessions of the inspection service: at most one active at a
+ * time. Each is kept in the catalog (kind 'live', its state as JSON,
+ * written when its status changes) and has its own database of findings and
+ * metadata packets (live-session-database.ts), written every
+ * `persistSeconds` and when it ends, so a crash loses at most that much.
+ * A session left active by a process that ended is marked 'interrupted'.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  WorkflowError,
+  appendLiveRows,
+  getSession,
+  listSessions,
+  putSession,
+  readLiveFindings,
+  readLiveMetadata,
+  touchRecentSource,
+  type AnyCheck,
+  type DatabaseFile,
+  type LiveRowPage,
+  type Logger,
+  type SessionRow,
+  type SqlDatabase,
+  type Store,
+} from '@klvscope/core';
+import type { LiveSource } from '@klvscope/adapters';
+import type { LiveFinding, LiveMetadataPacket, LiveSessionState } from './live-records.js';
+import { LiveSession } from './live-session.js';
+
+/** Rows a live session's database keeps at most; the oldest go first. */
+export const LIVE_DATABASE_LIMITS = { findings: 200_000, metadata: 20_000 } as const;
+
+const ENDED_STATUSES = new Set(['stopped', 'replaced', 'failed', 'interrupted']);
+
+export interface LiveSessionsOptions {
+  store: Store;
+  /** Opens a source URL (the adapters); errors reach the client as they are. */
+  openSource: (url: string) => Promise<LiveSource>;
+  /** The checks to run and their rule slices, as of now. */
+  checkRun: () => { checks: readonly AnyCheck[]; rules: Readonly<Record<string, unknown>> };
+  settings: () => { noDataSeconds: number; persistSeconds: number };
+  log: Logger;
+  statisticsIntervalMs?: number;
+}
+
+export class LiveSessions {
+  private current: LiveSession | null = null;
+  private database: DatabaseFile | null = null;
+  private persistTimer: NodeJS.Timeout | null = null;
+  /** Saves run one after another: a save never overlaps the next. */
+  private saving: Promise<void> = Promise.resolve();
+  private startWaiters: Array<() => void> = [];
+
+  constructor(private readonly options: LiveSessionsOptions) {
+    const db = options.store.catalog.db;
+    for (const row of listSessions(db)) {
+      if (row.kind === 'live' && !ENDED_STATUSES.has(row.status)) {
+        const state = row.state as LiveSessionState;
+        putSession(db, { ...row, status: 'interrupted', state: { ...state, status: 'interrupted' } });
+      }
+    }
+  }
+
+  /** The active live session, or null. */
+  active(): LiveSession | null {
+    return this.current?.isActive ? this.current : null;
+  }
+
+  /** The latest session of this process, active or ended: what live followers read. */
+  latest(): LiveSession | null {
+    return this.current;
+  }
+
+  /**
+   * Opens the source and starts a session on it, replacing the active one.
+   * A source that cannot be opened (a bad URL, a port in use, no device)
+   * starts nothing and leaves the active session running.
+   */
+  async start(url: string): Promise<LiveSessionState> {
+    const source = await this.options.openSource(url);
+    try {
+      await this.stopActive('replaced');
+      const id = randomUUID();
+      this.database = await this.options.store.openLiveDatabase(id, { create: true });
+      const { checks, rules } = this.options.checkRun();
+      const { noDataSeconds, persistSeconds } = this.options.settings();
+      const session = new LiveSession({
+        id,
+        source,
+        checks,
+        rules,
+        noDataSeconds,
+        statisticsIntervalMs: this.options.statisticsIntervalMs,
+        onStatus: (changed) => this.statusChanged(changed),
+      });
+      this.current = session;
+      this.persistTimer = setInterval(() => void this.persist(session), persistSeconds * 1_000);
+      this.persistTimer.unref();
+      touchRecentSource(this.options.store.catalog.db, url.startsWith('serial:') ? 'serial' : 'udp', url, Date.now());
+      this.statusChanged(session);
+      await this.saving;
+      for (const wake of this.startWaiters.splice(0)) wake();
+      return session.state();
+    } catch (error) {
+      await source.close();
+      throw error;
+    }
+  }
+
+  /** Stops the active live session and returns its final state (ERR_NO_ACTIVE_SESSION without one). */
+  async stop(): Promise<LiveSessionState> {
+    const session = this.active();
+    if (!session) throw new WorkflowError('ERR_NO_ACTIVE_SESSION', 'there is no active live session');
+    await this.stopActive('stopped');
+    return session.state();
+  }
+
+  /** Stops the active live session, if any, and writes what it found last. */
+  async stopActive(status: 'stopped' | 'replaced'): Promise<void> {
+    const session = this.active();
+    if (!session) return;
+    await session.stop(status);
+    if (this.persistTimer) clearInterval(this.persistTimer);
+    this.persistTimer = null;
+    await this.persist(session);
+    await this.saving;
+    await this.database?.close();
+    this.database = null;
+  }
+
+  /** A live session's state: the running one's from memory, an ended one's from the catalog. */
+  get(id: string): LiveSessionState | null {
+    if (this.current?.id === id) return this.current.state();
+    const row = getSession<LiveSessionState>(this.options.store.catalog.db, id);
+    return row && row.kind === 'live' ? row.state : null;
+  }
+
+  findings(id: string, query: { checkId?: string; limit: number; offset: number }): Promise<LiveRowPage<LiveFinding>> {
+    return this.readDatabase(id, (db) => readLiveFindings<LiveFinding>(db, query));
+  }
+
+  metadata(id: string, query: { limit: number; offset: number }): Promise<LiveRowPage<LiveMetadataPacket>> {
+    return this.readDatabase(id, (db) => readLiveMetadata<LiveMetadataPacket>(db, query));
+  }
+
+  /** Resolves with the latest session once it is not `known` (a newer one started), or null when the signal aborts. */
+  async nextSession(known: LiveSession | null, signal: AbortSignal): Promise<LiveSession | null> {
+    while (this.current === known || this.current === null) {
+      if (signal.aborted) return null;
+      await new Promise<void>((resolve) => {
+        const wake = (): void => {
+          signal.removeEventListener('abort', wake);
+          this.startWaiters = this.startWaiters.filter((waiter) => waiter !== wake);
+          resolve();
+        };
+        this.startWaiters.push(wake);
+        signal.addEventListener('abort', wake, { once: true });
+      });
+    }
+    return this.current;
+  }
+
+  /** At service shutdown: the active session ends as 'stopped', with everything written. */
+  async close(): Promise<void> {
+    await this.stopActive('stopped');
+  }
+
+  private async readDatabase<T>(id: string, read: (db: SqlDatabase) => T): Promise<T> {
+    if (!this.get(id)) throw new WorkflowError('ERR_SESSION_NOT_FOUND', `no session '${id}'`, { id });
+    const session = this.active();
+    if (session?.id === id && this.database) {
+      this.writeRows(session, this.database);
+      return read(this.database.db);
+    }
+    const database = await this.options.store.openLiveDatabase(id);
+    try {
+      return read(database.db);
+    } finally {
+      await database.close();
+    }
+  }
+
+  private writeRows(session: LiveSession, database: DatabaseFile): void {
+    const { findings, metadata } = session.takeUnsaved();
+    appendLiveRows(database.db, findings, metadata, LIVE_DATABASE_LIMITS);
+  }
+
+  /** Writes the session's new rows and saves its database (queued behind any save in progress). */
+  private persist(session: LiveSession): Promise<void> {
+    const database = this.database;
+    if (!database || this.current !== session) return this.saving;
+    this.saving = this.saving.then(async () => {
+      try {
+        this.writeRows(session, database);
+        await database.saveIfChanged();
+      } catch (error) {
+        this.options.log.error('could not save the live session', { sessionId: session.id, error: error instanceof Error ? error.message : String(error) });
+      }
+    });
+    return this.saving;
+  }
+
+  private statusChanged(session: LiveSession): void {
+    const state = session.state();
+    const row: SessionRow<LiveSessionState> = {
+      id: session.id,
+      kind: 'live',
+      source: state.source,
+      status: state.status,
+      createdMs: Date.parse(state.createdAt),
+      updatedMs: Date.parse(state.updatedAt),
+      state,
+    };
+    const catalog = this.options.store.catalog;
+    putSession(catalog.db, row);
+    this.saving = this.saving.then(async () => {
+      try {
+        if (this.options.store.isOpen) await catalog.saveIfChanged();
+      } catch (error) {
+        this.options.log.error('could not save the catalog', { sessionId: session.id, error: error instanceof Error ? error.message : String(error) });
+      }
+    });
+  }
+}
