@@ -72,7 +72,7 @@ try {
   );
   await trpc.activeSession.query();
 
-  const session = await call('POST', '/sessions/live', { source: GROUP });
+  await call('POST', '/sessions/live', { source: GROUP });
   const serverCpuStart = cpuSeconds(server.pid);
   const replay = spawn(process.execPath, [klvscope, 'replay', file, `${GROUP}?interface=127.0.0.1`, '--loop'], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(replay);
@@ -102,7 +102,6 @@ try {
   console.log(`  latency       arrival -> tRPC client: p50 ${at(0.5).toFixed(2)} ms, p99 ${at(0.99).toFixed(2)} ms, max ${sorted.at(-1)?.toFixed(2) ?? 'n/a'} ms`);
   console.log(`  replay        ${replayOutput.trim().split(/[\r\n]+/).at(-1) ?? ''}`);
   if (received.applicationLoss > 0 || !(at(0.99) < 50)) process.exitCode = 1;
-  void session;
 } finally {
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
   await Promise.all(children.map((child) => (child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined)));
