@@ -8,8 +8,8 @@
 // Printed: the rate achieved, application-level loss (target 0) and the socket's drops, CPU use of
 // the service and of the replay, and the latency from a datagram's arrival at the service to the
 // finding it revealed reaching the client (target p99 < 50 ms). Arrival and receipt are both read
-// as performance.timeOrigin + performance.now() (milliseconds since the epoch), in two processes
-// on one machine: the clocks are the same system clock.
+// with the adapters' epochNow (milliseconds since the epoch, kept within a millisecond of the
+// system clock) in two processes on one machine: the comparison is good to about a millisecond.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createTRPCClient, createWSClient, wsLink } from '@trpc/client';
 import WebSocket from 'ws';
+import { epochNow } from '../adapters/dist/index.js';
 import { generateTransportStream, parseFaultSpec } from '../core/dist/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -64,7 +65,7 @@ try {
     { checkIds: ['mpegts-errors'] },
     {
       onData: ({ data }) => {
-        const now = performance.timeOrigin + performance.now();
+        const now = epochNow();
         if (data.receivedAt !== null) latencies.push(now - data.receivedAt);
       },
       onError: (error) => console.error(`bench:live: subscription: ${error.message}`),

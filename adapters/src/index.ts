@@ -3,6 +3,7 @@ export { AdapterError, type AdapterErrorCode } from './adapter-error.js';
 export { DEFAULT_CHUNK_SIZE, fileSize, readFileChunks, type ReadFileChunksOptions } from './file.js';
 export type { LiveChunk, LiveSource, LiveSourceEvent, LiveSourceEventKind, LiveSourceStats } from './live-source.js';
 export { openLiveSource } from './open-live-source.js';
+export { epochNow } from './epoch-clock.js';
 export { DEFAULT_SERIAL_QUEUE_BYTES, openSerialSource, type SerialSourceOptions } from './serial.js';
 export { DEFAULT_SERIAL_BAUD_RATE, isSerialSourceUrl, parseSerialSourceUrl, type SerialSourceUrl } from './serial-source-url.js';
 export { ResyncFramer, type FramedBytes, type NoiseRun } from './resync-framer.js';

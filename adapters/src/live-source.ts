@@ -10,7 +10,7 @@
 export interface LiveChunk {
   /** The payload (for UDP: one datagram, RTP header removed). Owned by the consumer: never reused by the source. */
   bytes: Uint8Array;
-  /** When the bytes arrived, in milliseconds since the epoch with sub-millisecond precision (`performance.timeOrigin + performance.now()`). */
+  /** When the bytes arrived, in milliseconds since the epoch with sub-millisecond precision (epoch-clock.ts: within a millisecond of the system clock). */
   receivedAt: number;
 }
 

@@ -12,6 +12,7 @@
  */
 import type { SerialPort } from 'serialport';
 import { AdapterError } from './adapter-error.js';
+import { epochNow } from './epoch-clock.js';
 import { KlvFramer } from './klv-framer.js';
 import type { LiveChunk, LiveSource, LiveSourceEvent, LiveSourceStats } from './live-source.js';
 import type { FramedBytes, ResyncFramer } from './resync-framer.js';
@@ -118,7 +119,7 @@ class SerialSource implements LiveSource {
   }
 
   private readonly onData = (data: Buffer): void => {
-    const receivedAt = performance.timeOrigin + performance.now();
+    const receivedAt = epochNow();
     this.counts.chunks++;
     this.counts.lastChunkAt = receivedAt;
     this.take(this.framer.push(data), receivedAt);
@@ -148,7 +149,7 @@ class SerialSource implements LiveSource {
     this.receiving = false;
     this.failure = failure;
     this.port.off('data', this.onData);
-    this.take(this.framer.flush(), performance.timeOrigin + performance.now());
+    this.take(this.framer.flush(), epochNow());
     this.wakeConsumer();
   }
 

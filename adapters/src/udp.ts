@@ -18,6 +18,7 @@
  */
 import { createSocket, type Socket } from 'node:dgram';
 import type { AdapterError } from './adapter-error.js';
+import { epochNow } from './epoch-clock.js';
 import type { LiveChunk, LiveSource, LiveSourceEvent, LiveSourceEventKind, LiveSourceStats } from './live-source.js';
 import { isRtpTransportStream, rtpPayloadEnd, rtpPayloadOffset, rtpSequenceNumber } from './rtp.js';
 import { RtpSequence } from './rtp-sequence.js';
@@ -49,7 +50,6 @@ export const LOSS_EVENT_INTERVAL_MS = 100;
 /** In rtp=auto, datagrams that look like neither plain TS nor RTP before plain is assumed. */
 const RTP_DETECTION_DATAGRAMS = 16;
 const TS_SYNC_BYTE = 0x47;
-const TIME_ORIGIN = performance.timeOrigin;
 const DONE: IteratorResult<LiveChunk> = { done: true, value: undefined };
 
 /**
@@ -214,7 +214,7 @@ class UdpLiveSource implements UdpSource {
         const count = drops - reported;
         reported = drops;
         this.socketDrops += count;
-        this.emit('socket-drops', count, this.acceptedBytes, now(), `the kernel dropped ${count} datagram(s) on the socket: its receive buffer (${this.receiveBufferBytes} bytes) was full`);
+        this.emit('socket-drops', count, this.acceptedBytes, epochNow(), `the kernel dropped ${count} datagram(s) on the socket: its receive buffer (${this.receiveBufferBytes} bytes) was full`);
       });
     }, intervalMs);
     this.dropsTimer.unref();
@@ -296,7 +296,7 @@ class UdpLiveSource implements UdpSource {
 
   /** The 'message' handler: the hot path. */
   private readonly receive = (datagram: Buffer): void => {
-    const receivedAt = TIME_ORIGIN + performance.now();
+    const receivedAt = epochNow();
     if (this.closed) return;
     this.chunks++;
     this.lastChunkAt = receivedAt;
@@ -372,7 +372,7 @@ class UdpLiveSource implements UdpSource {
     if (this.pendingLoss === 0) return;
     const count = this.pendingLoss;
     this.pendingLoss = 0;
-    this.lastLossEventAt = now();
+    this.lastLossEventAt = epochNow();
     this.emit(
       'application-loss',
       count,
@@ -405,6 +405,3 @@ class UdpLiveSource implements UdpSource {
   };
 }
 
-function now(): number {
-  return TIME_ORIGIN + performance.now();
-}

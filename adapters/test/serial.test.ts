@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { epochNow } from '../src/epoch-clock.js';
 import { KlvStreamDemuxer, type Observation } from '@klvscope/core';
 import { SerialPort } from 'serialport';
 import { AdapterError } from '../src/adapter-error.js';
@@ -8,7 +9,7 @@ import { TS_PACKET_BYTES } from '../src/ts-framer.js';
 import { openPtyPair, socatAvailable, type PtyPair } from './pty-pair.js';
 import { concat, expectedNoise, noisyKlvStream, st0601Packet } from './serial-test-streams.js';
 
-const now = (): number => performance.timeOrigin + performance.now();
+const now = (): number => epochNow();
 
 async function openWriter(path: string): Promise<SerialPort> {
   const port = new SerialPort({ path, baudRate: 115200, autoOpen: false });

@@ -13,7 +13,7 @@
  * rather than hanging without a word).
  */
 import { CheckSession, KlvStreamDemuxer, createKlvAwareTsDemuxer, type AnyCheck, type Demuxer, type Observation, type Point, type Severity } from '@klvscope/core';
-import type { LiveSource, LiveSourceEvent } from '@klvscope/adapters';
+import { epochNow, type LiveSource, type LiveSourceEvent } from '@klvscope/adapters';
 import { LiveEventLog } from './live-event-log.js';
 import {
   LIVE_SOURCE_CHECK_ID,
@@ -43,7 +43,6 @@ export interface LiveSessionOptions {
   onStatus?: (session: LiveSession) => void;
 }
 
-const preciseNow = (): number => performance.timeOrigin + performance.now();
 
 const SOURCE_EVENT_SEVERITY: Record<LiveSourceEvent['kind'], Severity> = {
   'application-loss': 'error',
@@ -92,7 +91,7 @@ export class LiveSession {
   constructor(private readonly options: LiveSessionOptions) {
     this.id = options.id;
     this.source = options.source;
-    this.now = options.now ?? preciseNow;
+    this.now = options.now ?? epochNow;
     this.createdAt = this.now();
     this.lastReadingAt = this.createdAt;
     this.silentSince = this.createdAt;

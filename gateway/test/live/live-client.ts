@@ -5,7 +5,7 @@
  */
 import { BUILT_IN_CHECKS } from '@klvscope/plugins';
 import { createKlvAwareTsDemuxer, runPipeline, type Point } from '@klvscope/core';
-import { readFileChunks } from '@klvscope/adapters';
+import { epochNow, readFileChunks } from '@klvscope/adapters';
 import { resolveRuleSet } from '@klvscope/rules';
 import { createTRPCClient, createWSClient, wsLink } from '@trpc/client';
 import WebSocket from 'ws';
@@ -15,7 +15,7 @@ import type { LiveRouter } from '../../src/live/live-router.js';
 
 export interface LiveClient {
   findings: LiveFinding[];
-  /** performance.timeOrigin + performance.now() when each finding arrived, same index. */
+  /** epochNow() when each finding arrived, same index. */
   arrivals: number[];
   metadata: LiveMetadataPacket[];
   statistics: LiveStatistics[];
@@ -71,7 +71,7 @@ export async function connectLiveClient(port: number, apiKey: string, input: { c
   const subscriptions = [
     trpc.findings.subscribe(input, {
       onData: ({ data }) => {
-        client.arrivals.push(performance.timeOrigin + performance.now());
+        client.arrivals.push(epochNow());
         client.findings.push(data);
         arrived();
       },
