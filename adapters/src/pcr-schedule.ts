@@ -11,7 +11,7 @@
  * file, re-anchor the clock: the packets up to it continue at the rate of the
  * last regular interval, and the new PCR counts from there.
  */
-import { pcrDelta27MHz } from '@klvscope/core';
+import { pcrDelta27MHz, readPcr27MHz } from '@klvscope/core';
 
 export const TS_PACKET_SIZE = 188;
 /** A larger step between two PCRs is a jump, not time (ISO 13818-1 2.7.2 allows 100 ms). */
@@ -84,9 +84,7 @@ export class PcrSchedule {
     const pid = ((bytes[pos + 1] & 0x1f) << 8) | bytes[pos + 2];
     if (this.pcrPid < 0) this.pcrPid = pid;
     else if (pid !== this.pcrPid) return -1;
-    const p = pos + 6;
-    const base = bytes[p] * 0x2000000 + ((bytes[p + 1] << 17) | (bytes[p + 2] << 9) | (bytes[p + 3] << 1) | (bytes[p + 4] >>> 7));
-    return base * 300 + (((bytes[p + 4] & 0x01) << 8) | bytes[p + 5]);
+    return readPcr27MHz(bytes, pos + 6);
   }
 
   private closeAtPcr(pcr27MHz: number, discontinuity: boolean): void {

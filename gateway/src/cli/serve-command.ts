@@ -9,10 +9,9 @@ import { BUILT_IN_CHECKS } from '@klvscope/plugins';
 import { loadCliConfig } from '../config/cli-config.js';
 import { loadCheckModules } from '../plugins/check-module-loader.js';
 import { API_KEY_ENV } from '../inspection/api-key.js';
-import { DEFAULT_PORT, startInspectionServer, type RunningInspectionServer } from '../inspection/inspection-server.js';
+import { startInspectionServer, type RunningInspectionServer } from '../inspection/inspection-server.js';
+import { DEFAULT_PORT, PORT_ENV } from '../inspection/service-address.js';
 import { UsageError } from './usage-error.js';
-
-export const PORT_ENV = 'KLVSCOPE_PORT';
 
 export interface ServeOptions {
   dataDir?: string;

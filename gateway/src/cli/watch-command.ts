@@ -11,11 +11,9 @@ import { defaultDataDir } from '@klvscope/core';
 import { createTRPCClient, createWSClient, wsLink, type TRPCClientError } from '@trpc/client';
 import WebSocket from 'ws';
 import { API_KEY_ENV, API_KEY_FILE_NAME, API_KEY_HEADER } from '../inspection/api-key.js';
-import { DEFAULT_PORT } from '../inspection/inspection-server.js';
-import { LIVE_CHANNEL_PATH } from '../live/live-channel.js';
+import { DEFAULT_PORT, LIVE_CHANNEL_PATH, PORT_ENV } from '../inspection/service-address.js';
 import type { LiveFinding, LiveStatistics } from '../live/live-records.js';
 import type { LiveRouter } from '../live/live-router.js';
-import { PORT_ENV } from './serve-command.js';
 import { UsageError } from './usage-error.js';
 
 export interface WatchOptions {

@@ -22,11 +22,11 @@ import type { InspectionRoute, RouteModule } from './inspection-route.js';
 import { INSPECTION_ROUTE_MODULES } from './inspection-routes.js';
 import type { Settings } from './inspection-settings.js';
 import { assertLoopbackHost, DEFAULT_HOST, IPV6_LOOPBACK } from './loopback-host.js';
-import { API_PREFIX, registerRoutes } from './route-registration.js';
+import { registerRoutes } from './route-registration.js';
+import { API_PREFIX, DEFAULT_PORT } from './service-address.js';
 import { serviceLogger } from './service-logger.js';
 import { createLiveChannel, type LiveChannel } from '../live/live-channel.js';
 
-export const DEFAULT_PORT = 38180;
 /** Requests carry paths and settings, never recordings: 1 MiB is far above any legitimate body. */
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 

@@ -6,8 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { InspectionRoute } from './inspection-route.js';
 import { parseRouteInput } from './request-validation.js';
-
-export const API_PREFIX = '/api/v1';
+import { API_PREFIX } from './service-address.js';
 
 /** The routes mounted on a server (for the OpenAPI document and the tests). */
 const mounted = new WeakMap<FastifyInstance, readonly InspectionRoute[]>();

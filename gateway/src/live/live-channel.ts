@@ -15,11 +15,9 @@ import { WebSocketServer } from 'ws';
 import { API_KEY_HEADER } from '../inspection/api-key.js';
 import { apiKeyMatcher } from '../inspection/api-key-guard.js';
 import { hostOfHostHeader, isLoopbackHost } from '../inspection/loopback-host.js';
-import { API_PREFIX } from '../inspection/route-registration.js';
+import { LIVE_CHANNEL_PATH } from '../inspection/service-address.js';
 import { liveRouter, type LiveContext } from './live-router.js';
 import type { LiveSessions } from './live-sessions.js';
-
-export const LIVE_CHANNEL_PATH = `${API_PREFIX}/live`;
 
 /** Client messages are subscription requests: small. */
 const MAX_MESSAGE_BYTES = 64 * 1024;

@@ -43,6 +43,11 @@ export class LiveEventLog<T extends Sequenced> {
     return event;
   }
 
+  /** The latest event, or null before the first. */
+  latest(): T | null {
+    return this.lastSeq === 0 ? null : (this.ring[(this.lastSeq - 1) % this.capacity] as T);
+  }
+
   /** The events kept with a number above `afterSeq`, oldest first, at most `limit`. */
   since(afterSeq: number, limit = Number.POSITIVE_INFINITY): T[] {
     const events: T[] = [];

@@ -142,7 +142,7 @@ export class LiveSession {
       error: this.error,
       counts: structuredClone(this.counts),
       received: this.source.stats(),
-      statistics: this.statistics.since(this.statistics.last - 1)[0] ?? null,
+      statistics: this.statistics.latest(),
     };
   }
 
@@ -215,13 +215,14 @@ export class LiveSession {
 
   private tick(): void {
     const now = this.now();
-    const lastChunkAt = this.source.stats().lastChunkAt ?? this.createdAt;
+    const received = this.source.stats();
+    const lastChunkAt = received.lastChunkAt ?? this.createdAt;
     const silentMs = now - Math.max(lastChunkAt, this.silentSince);
     if (this.statusValue !== 'no-data' && silentMs >= this.options.noDataSeconds * 1_000) {
       this.setStatus('no-data');
       this.publishFinding(LIVE_SOURCE_CHECK_ID, {
         t: null,
-        offset: this.source.stats().bytes,
+        offset: received.bytes,
         packetIndex: -1,
         pid: -1,
         value: Math.round(silentMs) / 1_000,

@@ -136,11 +136,13 @@ export class LiveSessions {
     return row && row.kind === 'live' ? row.state : null;
   }
 
-  findings(id: string, query: { checkId?: string; limit: number; offset: number }): Promise<LiveRowPage<LiveFinding>> {
+  /** A live session's findings so far, in arrival order; null when `id` is no live session. */
+  findings(id: string, query: { checkId?: string; limit: number; offset: number }): Promise<LiveRowPage<LiveFinding> | null> {
     return this.readDatabase(id, (db) => readLiveFindings<LiveFinding>(db, query));
   }
 
-  metadata(id: string, query: { limit: number; offset: number }): Promise<LiveRowPage<LiveMetadataPacket>> {
+  /** A live session's metadata packets so far; null when `id` is no live session. */
+  metadata(id: string, query: { limit: number; offset: number }): Promise<LiveRowPage<LiveMetadataPacket> | null> {
     return this.readDatabase(id, (db) => readLiveMetadata<LiveMetadataPacket>(db, query));
   }
 
@@ -166,8 +168,8 @@ export class LiveSessions {
     await this.stopActive('stopped');
   }
 
-  private async readDatabase<T>(id: string, read: (db: SqlDatabase) => T): Promise<T> {
-    if (!this.get(id)) throw new WorkflowError('ERR_SESSION_NOT_FOUND', `no session '${id}'`, { id });
+  private async readDatabase<T>(id: string, read: (db: SqlDatabase) => T): Promise<T | null> {
+    if (!this.get(id)) return null;
     const session = this.active();
     if (session?.id === id && this.database) {
       this.writeRows(session, this.database);
@@ -190,15 +192,10 @@ export class LiveSessions {
   private persist(session: LiveSession): Promise<void> {
     const database = this.database;
     if (!database || this.current !== session) return this.saving;
-    this.saving = this.saving.then(async () => {
-      try {
-        this.writeRows(session, database);
-        await database.saveIfChanged();
-      } catch (error) {
-        this.options.log.error('could not save the live session', { sessionId: session.id, error: error instanceof Error ? error.message : String(error) });
-      }
+    return this.queueSave('the live session', session.id, async () => {
+      this.writeRows(session, database);
+      await database.saveIfChanged();
     });
-    return this.saving;
   }
 
   private statusChanged(session: LiveSession): void {
@@ -214,12 +211,16 @@ export class LiveSessions {
     };
     const catalog = this.options.store.catalog;
     putSession(catalog.db, row);
-    this.saving = this.saving.then(async () => {
-      try {
-        if (this.options.store.isOpen) await catalog.saveIfChanged();
-      } catch (error) {
-        this.options.log.error('could not save the catalog', { sessionId: session.id, error: error instanceof Error ? error.message : String(error) });
-      }
+    void this.queueSave('the catalog', session.id, async () => {
+      if (this.options.store.isOpen) await catalog.saveIfChanged();
     });
+  }
+
+  /** Runs a save after those queued before it; a failure is logged (the next save tries again), never thrown. */
+  private queueSave(what: string, sessionId: string, save: () => Promise<void>): Promise<void> {
+    this.saving = this.saving.then(save).catch((error: unknown) => {
+      this.options.log.error(`could not save ${what}`, { sessionId, error: error instanceof Error ? error.message : String(error) });
+    });
+    return this.saving;
   }
 }

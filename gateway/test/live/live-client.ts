@@ -9,7 +9,7 @@ import { epochNow, readFileChunks } from '@klvscope/adapters';
 import { resolveRuleSet } from '@klvscope/rules';
 import { createTRPCClient, createWSClient, wsLink } from '@trpc/client';
 import WebSocket from 'ws';
-import { LIVE_CHANNEL_PATH } from '../../src/live/live-channel.js';
+import { LIVE_CHANNEL_PATH } from '../../src/inspection/service-address.js';
 import type { LiveFinding, LiveMetadataPacket, LiveStatistics } from '../../src/live/live-records.js';
 import type { LiveRouter } from '../../src/live/live-router.js';
 

@@ -103,10 +103,8 @@ export const sessionRoutes: RouteModule = (deps) => [
     summary: 'the decoded KLV metadata packets of the session (a file’s from its ingest run; a live session’s as received), paged',
     schemas: { params: idParams, query: pageQuery },
     handle: async ({ params, query }) => {
-      if (deps.live.get(params.id)) {
-        const page = await deps.live.metadata(params.id, { limit: query.limit ?? DEFAULT_PAGE, offset: query.offset ?? 0 });
-        return { sessionId: params.id, total: page.total, items: page.rows };
-      }
+      const live = await deps.live.metadata(params.id, { limit: query.limit ?? DEFAULT_PAGE, offset: query.offset ?? 0 });
+      if (live) return { sessionId: params.id, total: live.total, items: live.rows };
       const session = sessionOf(deps, params.id);
       const runId = session.latestIngestRunId ?? deps.rules.workflow().cached<{ runId: string }>(session.fileHash, 'ingest')?.runId;
       if (!runId) throw notReady(session, 'ingest');
@@ -120,10 +118,8 @@ export const sessionRoutes: RouteModule = (deps) => [
     summary: 'the violations the checks found in the session (a file’s in the checks’ order; a live session’s in arrival order), paged',
     schemas: { params: idParams, query: findingsQuery },
     handle: async ({ params, query }) => {
-      if (deps.live.get(params.id)) {
-        const page = await deps.live.findings(params.id, { checkId: query.checkId, limit: query.limit ?? DEFAULT_PAGE, offset: query.offset ?? 0 });
-        return { sessionId: params.id, total: page.total, findings: page.rows };
-      }
+      const live = await deps.live.findings(params.id, { checkId: query.checkId, limit: query.limit ?? DEFAULT_PAGE, offset: query.offset ?? 0 });
+      if (live) return { sessionId: params.id, total: live.total, findings: live.rows };
       const session = sessionOf(deps, params.id);
       const process = deps.rules.workflow().cached<ProcessPayload>(session.fileHash, 'process');
       if (!process) throw notReady(session, 'process');
