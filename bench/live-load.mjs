@@ -14,12 +14,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createTRPCClient, createWSClient, wsLink } from '@trpc/client';
 import WebSocket from 'ws';
 import { epochNow } from '../adapters/dist/index.js';
 import { generateTransportStream, parseFaultSpec } from '../core/dist/index.js';
+import { startService } from './service-child.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.LIVE_SECONDS ?? 30);
@@ -36,7 +36,7 @@ if (process.env[INSIDE] !== '1') {
 }
 
 const work = mkdtempSync(join(tmpdir(), 'klvscope-live-bench-'));
-const klvscope = join(here, '..', 'gateway', 'bin', 'klvscope.js');
+const klvscope = join(here, '..', 'gateway', 'bin', 'klvscope.cjs');
 const children = [];
 try {
   // Ten seconds at the target rate, looped: a continuity error every 250 ms, plus what each loop's restart causes.
@@ -47,16 +47,9 @@ try {
 
   const dataDir = join(work, 'data');
   // The service's log (its licence notice) is kept out of the report.
-  const server = spawn(process.execPath, [klvscope, 'serve', '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const service = await startService(dataDir);
+  const { server, base, key, call } = service;
   children.push(server);
-  const base = await baseUrlOf(server);
-  const key = readFileSync(join(dataDir, 'api-key'), 'utf8').trim();
-  const call = async (method, path, body) => {
-    const headers = body === undefined ? { 'x-api-key': key } : { 'x-api-key': key, 'content-type': 'application/json' };
-    const response = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-    return response.json();
-  };
 
   const latencies = [];
   const wsClient = createWSClient({ url: `${base.replace(/^http/, 'ws')}/live`, WebSocket, connectionParams: { apiKey: key } });
@@ -113,17 +106,4 @@ try {
 function cpuSeconds(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/** The base URL `klvscope serve` prints on its first line. */
-function baseUrlOf(server) {
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: server.stdout });
-    lines.once('line', (line) => {
-      const url = /on (http:\/\/\S+)/.exec(line)?.[1];
-      if (url) resolve(url);
-      else reject(new Error(`unexpected first line from klvscope serve: ${line}`));
-    });
-    server.once('exit', (code) => reject(new Error(`klvscope serve exited with ${code}`)));
-  });
 }

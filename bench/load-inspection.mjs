@@ -5,15 +5,12 @@
 // detail endpoint and on a raw dataset export, and prints requests/s, p99 latency and the
 // number of error responses (the target is none).
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { generateTransportStream } from '../core/dist/index.js';
+import { startService } from './service-child.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 20);
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 100);
 
@@ -22,18 +19,9 @@ const dataDir = join(work, 'data');
 const file = join(work, 'flight.ts');
 writeFileSync(file, generateTransportStream({ durationSeconds: 20, bitrate: 4_000_000, seed: 1, klv: { carriage: 'async' } }).bytes);
 
-const server = spawn(process.execPath, ['--v8-pool-size=0', '--wasm-tiering-budget=200000000', join(here, '..', 'gateway', 'bin', 'klvscope.js'), 'serve', '--data-dir', dataDir, '--port', '0'], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const service = await startService(dataDir, { stderr: 'inherit' });
 try {
-  const base = await baseUrlOf(server);
-  const key = readFileSync(join(dataDir, 'api-key'), 'utf8').trim();
-  const headers = { 'x-api-key': key, 'content-type': 'application/json' };
-  const call = async (method, path, body) => {
-    const response = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-    return response.json();
-  };
+  const { base, key, call } = service;
   await call('PATCH', '/config', { browseRoots: [work] });
   const inspected = await call('POST', '/automation/file-session/inspect', { filePath: file });
   const detail = `${base}/analysis/file/mpegts-pcr-intervals?filePath=${encodeURIComponent(file)}&limit=100`;
@@ -52,17 +40,6 @@ try {
     if (errors > 0) process.exitCode = 1;
   }
 } finally {
-  server.kill('SIGTERM');
-  await new Promise((resolve) => server.once('exit', resolve));
+  await service.stop();
   rmSync(work, { recursive: true, force: true });
-}
-
-/** The base URL `klvscope serve` prints on its first line. */
-async function baseUrlOf(child) {
-  const lines = createInterface({ input: child.stdout });
-  for await (const line of lines) {
-    const match = /(http:\/\/127\.0\.0\.1:\d+\/api\/v1)/.exec(line);
-    if (match) return match[1];
-  }
-  throw new Error('klvscope serve ended without printing its URL');
 }

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startService } from './service-child.mjs';
 import { ensureStream } from './stream-cache.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -14,8 +15,11 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 // BENCH_SECTIONS=1,2 runs only those sections.
 const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? '1,2,3,4').split(',').map(Number));
 
-/** The children run with the node options of the CLI (gateway/bin/klvscope.js), so they measure what a user runs. */
-const NODE_OPTIONS_OF_THE_CLI = ['--v8-pool-size=0', '--wasm-tiering-budget=200000000'];
+/**
+ * The children run with the options of the CLI, so they measure what a user runs: the first is
+ * on gateway/bin/klvscope.cjs's command line, the second is what gateway/bin/load-cli.cjs sets.
+ */
+const NODE_OPTIONS_OF_THE_CLI = ['--v8-pool-size=0', '--wasm-tiering-budget=2147483647'];
 
 function runOnce(script, file, extra) {
   const start = process.hrtime.bigint();
@@ -100,10 +104,10 @@ for (const file of [klv200, klv2g]) {
 }
 }
 
-/** `klvscope inspect --store DIR --json FILE` as a user runs it (bench/measure-cli.mjs), timed from spawn to exit. */
+/** `klvscope inspect --store DIR --json FILE` as a user runs it (bench/measure-cli.cjs), timed from spawn to exit. */
 function inspectStored(dataDir, file) {
   const start = process.hrtime.bigint();
-  const child = spawnSync(process.execPath, [...NODE_OPTIONS_OF_THE_CLI, join(here, 'measure-cli.mjs'), 'inspect', '--json', '--fail-on', 'never', '--store', dataDir, file], {
+  const child = spawnSync(process.execPath, [...NODE_OPTIONS_OF_THE_CLI, join(here, 'measure-cli.cjs'), 'inspect', '--json', '--fail-on', 'never', '--store', dataDir, file], {
     encoding: 'utf8',
     maxBuffer: 256 << 20,
   });
@@ -115,6 +119,32 @@ function inspectStored(dataDir, file) {
 }
 
 const stageMs = (run, stage) => run.stages.find((s) => s.stage === stage).elapsedMs;
+
+/**
+ * The same inspection as a script drives the service (`klvscope serve`, started once on a fresh
+ * data folder): the first POST runs every stage, the next `runs` find them all reused. Medians
+ * of the time from sending the request to having the whole answer.
+ */
+async function inspectThroughService(file, runs) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'klvscope-bench-service-'));
+  const service = await startService(dataDir);
+  try {
+    await service.call('PATCH', '/config', { browseRoots: [dirname(file)] });
+    const timed = async () => {
+      const start = process.hrtime.bigint();
+      const answer = await service.call('POST', '/automation/file-session/inspect', { filePath: file });
+      if (answer.workspace.stage !== 'report') throw new Error(`the inspection stopped at stage ${answer.workspace.stage}`);
+      return Number(process.hrtime.bigint() - start) / 1e6;
+    };
+    const first = await timed();
+    const seconds = [];
+    for (let i = 0; i < Math.max(3, runs); i++) seconds.push(await timed());
+    return { first, second: seconds.sort((a, b) => a - b)[Math.floor(seconds.length / 2)] };
+  } finally {
+    await service.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
 
 if (SECTIONS.has(4)) {
   console.log('\n4. Store: `klvscope inspect --store` on a fresh data folder, then again on the unchanged file (every stage reused)');
@@ -140,6 +170,8 @@ if (SECTIONS.has(4)) {
     console.log(`  second inspection          ${fmt(second.wallMs)} ms whole process (reused: ${reused}), peak RSS ${fmt(second.maxRssKb / 1024)} MB`);
     console.log(`  first / second             ${fmt(first.wallMs / second.wallMs, 1)} x`);
     if (file === klv200) {
+      const service = await inspectThroughService(file, runs);
+      console.log(`  through the service        first ${fmt(service.first)} ms, second ${fmt(service.second)} ms (POST /automation/file-session/inspect, answered at the client), first / second ${fmt(service.first / service.second, 1)} x`);
       const exported = measure('measure-export.mjs', first.dataDir, first.runId);
       console.log(`  NDJSON export, 9 datasets  ${fmt(exported.rows / (exported.inProcessMs / 1000))} rows/s (${fmt(exported.rows)} rows, ${fmt(exported.bytes / 1e6, 1)} MB of text in ${fmt(exported.inProcessMs)} ms), peak RSS ${fmt(exported.peakRssMb)} MB`);
     }

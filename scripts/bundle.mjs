@@ -2,10 +2,14 @@
 // single files with esbuild. Loading one tree-shaken file instead of some 200
 // small ES modules cuts start-up time (the CLI starts ~2x faster), which is
 // most of the run time of a short inspection.
-// The CLI is split at its dynamic imports: `serve` loads the HTTP server
-// (Fastify and its dependencies, ~2 MB) from a chunk of its own, so the other
-// commands do not parse it at every start (+35 ms when it was one file).
+// The CLI is one CommonJS file, gateway/dist/klvscope.cjs, loaded by
+// gateway/bin/load-cli.cjs with a V8 code cache made here from a few runs
+// (scripts/make-code-cache.cjs). The HTTP server's modules (Fastify and its
+// dependencies, ~2 MB) are in it too but cost the other commands little: their
+// module bodies run only when `serve` imports them, and with the cache V8 does
+// not parse them.
 import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 
 const common = {
@@ -20,13 +24,31 @@ const common = {
   // CommonJS dependencies bundled into ESM may call require().
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   // serialport finds its native binding relative to its own files: load it from node_modules, not from the bundle.
-  external: ['serialport'],
+  // sql.js's script reads __dirname when it starts, which an ES module bundle lacks.
+  external: ['serialport', 'sql.js'],
 };
 
-// Chunk names carry a content hash: remove the previous build's.
+// The ES module build of earlier versions (klvscope.mjs and its chunks).
 await rm('gateway/dist/chunks', { recursive: true, force: true });
+await rm('gateway/dist/klvscope.mjs', { force: true });
+await rm('gateway/dist/klvscope.mjs.map', { force: true });
 
 await Promise.all([
-  build({ ...common, entryPoints: { klvscope: 'gateway/src/cli/main.ts' }, outdir: 'gateway/dist', splitting: true, chunkNames: 'chunks/[name]-[hash]', outExtension: { '.js': '.mjs' } }),
+  build({
+    ...common,
+    format: 'cjs',
+    entryPoints: ['gateway/src/cli/run-cli.ts'],
+    outfile: 'gateway/dist/klvscope.cjs',
+    external: ['serialport'],
+    // CommonJS has require, __filename and no import.meta: the one use of import.meta.url (finding sql.js) gets the bundle's own URL.
+    banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    define: { 'import.meta.url': '__bundleUrl' },
+    minifyWhitespace: true,
+    minifySyntax: true,
+  }),
   build({ ...common, entryPoints: ['bench/measure-read.mjs', 'bench/measure-demux.mjs', 'bench/measure-klv.mjs', 'bench/measure-checks.mjs', 'bench/measure-export.mjs'], outdir: 'bench/dist', outExtension: { '.js': '.mjs' } }),
 ]);
+
+// The code cache is made by a process of its own, started with the CLI's options.
+const made = spawnSync(process.execPath, ['--v8-pool-size=0', 'scripts/make-code-cache.cjs'], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+if (made.status !== 0) throw new Error(`the CLI's code cache could not be made:\n${made.stderr}`);

@@ -11,6 +11,7 @@
  * finds whole reads dropped here, each one an 'application-loss' event.
  */
 import type { SerialPort } from 'serialport';
+import { importModule } from '@klvscope/core';
 import { AdapterError } from './adapter-error.js';
 import { epochNow } from './epoch-clock.js';
 import { KlvFramer } from './klv-framer.js';
@@ -217,7 +218,7 @@ async function openPort(settings: SerialSourceUrl): Promise<SerialPort> {
   let port: SerialPort;
   try {
     // Loaded on first use: the native binding is needed only by those who read a serial line.
-    const { SerialPort: Port } = await import('serialport');
+    const { SerialPort: Port } = (await importModule('serialport')) as typeof import('serialport');
     port = new Port({ path, baudRate: settings.baudRate, dataBits: settings.dataBits, parity: settings.parity, stopBits: settings.stopBits, autoOpen: false });
   } catch (cause) {
     throw openFailed(path, cause);

@@ -18,12 +18,10 @@ export function loadSqlEngine(): Promise<SqlJsStatic> {
 }
 
 async function startEngine(): Promise<SqlJsStatic> {
-  // Both the script and the wasm come from node_modules at run time, through
-  // a require esbuild does not follow: bundled into the CLI (scripts/bundle.mjs),
-  // sql.js's script would look for `__dirname`, which ES modules lack.
-  const requireAtRunTime = createRequire(import.meta.url);
-  const initSqlJs = requireAtRunTime('sql.js') as typeof import('sql.js');
-  const wasm = await readFile(requireAtRunTime.resolve('sql.js/dist/sql-wasm.wasm'));
+  // The script by import(), so that the CLI's bundle (scripts/bundle.mjs)
+  // holds it and its code cache covers it; the wasm from node_modules at run time.
+  const { default: initSqlJs } = await import('sql.js');
+  const wasm = await readFile(createRequire(import.meta.url).resolve('sql.js/dist/sql-wasm.wasm'));
   // Handing over the bytes keeps sql.js from looking for the wasm itself.
   return initSqlJs({ wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) });
 }

@@ -9,7 +9,7 @@
 import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { assertCheckDefinition, type AnyCheck } from '@klvscope/core';
+import { assertCheckDefinition, importModule, type AnyCheck } from '@klvscope/core';
 import { GatewayError } from '../gateway-error.js';
 
 function isPath(specifier: string): boolean {
@@ -48,7 +48,7 @@ export async function loadCheckModules(specifiers: readonly string[], baseDir: s
     const url = locate(specifier, baseDir);
     let namespace: Record<string, unknown>;
     try {
-      namespace = (await import(url)) as Record<string, unknown>;
+      namespace = (await importModule(url)) as Record<string, unknown>;
     } catch (cause) {
       const why = cause instanceof Error ? cause.message : String(cause);
       throw new GatewayError('ERR_PLUGIN_LOAD', `check module '${specifier}' could not be loaded: ${why}`, { module: specifier });

@@ -1,0 +1,201 @@
+/**
+ * The `klvscope` command line. Exit codes: 0 done, 1 a violation of the
+ * --fail-on severity, 2 bad usage, an unreadable input or a bad plugin or
+ * rule set.
+ */
+import { BUILT_IN_FAULT_KIND_NAMES } from '@klvscope/core';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { runGenerate, type GenerateCliOptions } from './generate-command.js';
+import { runInspect, type InspectOptions } from './inspect-command.js';
+import { runArchiveList, runArchiveRemove, runArchiveShow, type ArchiveOptions } from './archive-command.js';
+import { runKlv } from './klv-command.js';
+import { runReplay, type ReplayCliOptions } from './replay-command.js';
+import { registerLicenseCommand } from './license-command.js';
+import type { ServeOptions } from './serve-command.js';
+import type { WatchOptions } from './watch-command.js';
+import { APP_VERSION } from '../app-version.js';
+import type { RuleOptions } from './cli-checks.js';
+import { runRulesCheck, runRulesPrint } from './rules-command.js';
+import { UsageError } from './usage-error.js';
+
+function positiveNumber(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a positive number, got '${value}'`);
+    return n;
+  };
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+export function buildProgram(): Command {
+  const program = new Command('klvscope')
+    .description('Inspect MPEG-TS recordings and live feeds carrying KLV metadata (STANAG 4609, MISB ST 0601).')
+    .version(APP_VERSION)
+    .exitOverride()
+    .configureOutput({ outputError: () => undefined });
+
+  program
+    .command('inspect')
+    .description('print the inventory of a transport stream, its KLV, and the verdict of every check')
+    .argument('<file>', 'MPEG-TS file (188, 192 or 204-byte packets)')
+    .option('--json', 'print the whole report as JSON')
+    .option('--check <id>', "print this check's points instead of the report")
+    .option('--format <format>', 'points format with --check: text, json or csv', 'text')
+    .option('--profile <name>', 'rule profile: stanag4609 (default) or tr101290')
+    .option('--rules <file>', 'a JSON rule set overriding the profile')
+    .option('--config <file>', `configuration file (default ./klvscope.config.json when present)`)
+    .option('--fail-on <severity>', 'exit with 1 on a violation of this severity or worse: error, warn or never', 'error')
+    .option('--store [dir]', 'keep the stages in a data folder and reuse them (default folder: $KLVSCOPE_DATA_DIR or ./data)')
+    .action(async (file: string, options: InspectOptions) => {
+      process.exitCode = await runInspect(file, options);
+    });
+
+  program
+    .command('serve')
+    .description('run the inspection service (REST under /api/v1, loopback only) over a data folder, until Ctrl+C or SIGTERM')
+    .option('--data-dir <dir>', 'data folder (default $KLVSCOPE_DATA_DIR or ./data)')
+    .option('--port <n>', 'port (default $KLVSCOPE_PORT or 38180; 0 picks a free one)')
+    .option('--host <host>', 'loopback address: 127.0.0.1 (default, with ::1 where available), another 127.x.x.x, ::1 or localhost')
+    .option('--config <file>', 'configuration file naming extra check modules (default ./klvscope.config.json when present)')
+    .action(async (options: ServeOptions) => {
+      // Loaded on demand: the server's modules cost the other commands nothing at start-up.
+      const { runServe } = await import('./serve-command.js');
+      await runServe(options);
+    });
+
+  const rules = program.command('rules').description('the validation rule set');
+  rules
+    .command('print')
+    .description('print the full effective rule set, each value with its source')
+    .option('--profile <name>', 'rule profile: stanag4609 (default) or tr101290')
+    .option('--rules <file>', 'a JSON rule set overriding the profile')
+    .option('--config <file>', 'configuration file (default ./klvscope.config.json when present)')
+    .option('--json', 'print the rule set as JSON')
+    .action(async (options: RuleOptions & { json?: boolean }) => runRulesPrint(options));
+  rules
+    .command('check')
+    .description('validate a JSON rule set file against the loaded checks')
+    .argument('<file>', 'rule set file')
+    .option('--config <file>', 'configuration file (default ./klvscope.config.json when present)')
+    .action(async (file: string, options: RuleOptions) => runRulesCheck(file, options));
+
+  const archive = program.command('archive').description('the files analysed into a data folder (see inspect --store)');
+  archive
+    .command('ls')
+    .description('list the archived files: hash, size, last update, cached stages, path')
+    .option('--store <dir>', 'data folder (default $KLVSCOPE_DATA_DIR or ./data)')
+    .option('--json', 'print JSON')
+    .action(async (options: ArchiveOptions) => runArchiveList(options));
+  archive
+    .command('show')
+    .description('one archived file with its ingest runs')
+    .argument('<hash-or-path>', 'file hash (or a unique prefix) or the path of the file')
+    .option('--store <dir>', 'data folder (default $KLVSCOPE_DATA_DIR or ./data)')
+    .option('--json', 'print JSON')
+    .action(async (hashOrPath: string, options: ArchiveOptions) => runArchiveShow(hashOrPath, options));
+  archive
+    .command('rm')
+    .description('delete archived files: their cached stages, ingest runs and run databases')
+    .argument('<hash-or-path...>', 'file hashes (or unique prefixes) or paths')
+    .option('--store <dir>', 'data folder (default $KLVSCOPE_DATA_DIR or ./data)')
+    .action(async (hashes: string[], options: ArchiveOptions) => runArchiveRemove(hashes, options));
+
+  program
+    .command('klv')
+    .description('print every KLV packet as NDJSON: decoded items by name with units (a TS file or a raw KLV stream)')
+    .argument('<file>', 'MPEG-TS file, or a raw KLV byte stream (.klv.bin)')
+    .option('--raw', 'add the hex bytes of each packet and item')
+    .action(async (file: string, options: { raw?: boolean }) => runKlv(file, options));
+
+  program
+    .command('generate')
+    .description('write a synthetic STANAG 4609 transport stream, optionally with injected faults')
+    .argument('<out>', 'output .ts file')
+    .option('--duration <seconds>', 'duration in seconds', positiveNumber('--duration'), 10)
+    .option('--bitrate <bits>', 'total mux bitrate in bits per second', positiveNumber('--bitrate'), 4_000_000)
+    .option('--packet-size <bytes>', 'packet size: 188, 192 or 204', (v) => Number(v), 188)
+    .option('--audio', 'add an audio PID')
+    .option('--seed <n>', 'random seed', (v) => Number(v), 1)
+    .option('--fault <kind@seconds>', 'inject a fault, e.g. pcr-gap@3.5 (repeatable); kinds: ' + BUILT_IN_FAULT_KIND_NAMES.join(', '), collect, [])
+    .option('--truth <file>', 'write the ground truth of the injected faults as JSON')
+    .option('--klv <carriage>', 'add an ST 0601 KLV stream along a flight path: sync (MISB ST 1402 AU cells) or async')
+    .option('--klv-rate <hz>', 'KLV packets per second', positiveNumber('--klv-rate'), 30)
+    .option('--klv-pts', 'give asynchronous KLV PES a PTS')
+    .action(async (out: string, options: GenerateCliOptions) => runGenerate(out, options));
+
+  program
+    .command('watch')
+    .description('print the findings of the live session as they arrive (the live channel of klvscope serve), until Ctrl+C')
+    .option('--url <url>', 'the live channel (default ws://127.0.0.1:PORT/api/v1/live)')
+    .option('--port <n>', 'port of the inspection service (default $KLVSCOPE_PORT or 38180)')
+    .option('--api-key <key>', 'the API key (default $KLVSCOPE_API_KEY, else the key file of --data-dir)')
+    .option('--data-dir <dir>', "the service's data folder, to read its key file (default $KLVSCOPE_DATA_DIR or ./data)")
+    .option('--check <id>', 'only the findings of this check (repeatable; live-source for losses and silence)', collect, [])
+    .option('--severity <level>', 'only findings of this severity or worse: info, warning or error')
+    .option('--statistics', 'also print the statistics line every second')
+    .option('--json', 'print each finding as a JSON line')
+    .option('--max <n>', 'exit after this many findings', positiveNumber('--max'))
+    .action(async (options: WatchOptions) => {
+      // Loaded on demand, like serve: the tRPC client costs the other commands nothing.
+      const { runWatch } = await import('./watch-command.js');
+      process.exitCode = await runWatch(options);
+    });
+
+  program
+    .command('replay')
+    .description('send a transport stream file to a UDP address as a live feed, paced by its PCR (Ctrl+C stops)')
+    .argument('<file>', 'MPEG-TS file (188, 192 or 204-byte packets; 188-byte packets are sent)')
+    .argument('<url>', 'destination: udp://HOST:PORT or udp://GROUP:PORT, options ?ttl=N&interface=ADDR')
+    .option('--speed <x>', 'pace: 1 real time, 4 four times as fast, 0 or max as fast as possible', '1')
+    .option('--loop', 'start again at the end of the file, until Ctrl+C')
+    .option('--rtp', 'wrap each datagram in RTP (payload type 33, MP2T)')
+    .option('--packets-per-datagram <n>', 'TS packets per datagram', '7')
+    .option('--ttl <n>', 'time to live (hops) of the datagrams; a multicast group gets 1 unless given')
+    .action(async (file: string, url: string, options: ReplayCliOptions) => {
+      process.exitCode = await runReplay(file, url, options);
+    });
+
+  registerLicenseCommand(program);
+
+  return program;
+}
+
+/** Runs one command line (the arguments after `klvscope`) and returns the exit code. */
+export async function runCli(argv: string[]): Promise<number> {
+  // A reader that goes away (`klvscope klv FILE | head`) ends the output, not with a crash.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+  try {
+    await buildProgram().parseAsync(argv, { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.exitCode === 0) return 0;
+      process.stderr.write(`klvscope: ${error.message.replace(/^error: /, '')}\n`);
+      return 2;
+    }
+    if (error instanceof UsageError || isUserFileError(error)) {
+      process.stderr.write(`klvscope: ${(error as Error).message}\n`);
+      return 2;
+    }
+    process.stderr.write(`klvscope: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return 70;
+  }
+}
+
+/** Errors about the user's input (files, plugins, rules, the data folder, serve's host, port or key), each with a stable code. */
+function isUserFileError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('ERR_FILE') || code === 'ERR_NOT_A_FILE' || code === 'ERR_GENERATOR_OPTIONS' || code === 'ERR_FAULT_SPEC' || code.startsWith('ERR_PLUGIN') || code.startsWith('ERR_CONFIG') || code.startsWith('ERR_RULES') || code.startsWith('ERR_PROFILE') || code.startsWith('ERR_TEMPLATE') || code === 'ERR_STORE_LOCKED' || code === 'ERR_STORE_SCHEMA_TOO_NEW' || code === 'ERR_NOT_TRANSPORT_STREAM' || isServiceStartError(code));
+}
+
+/** Why `serve` could not start: a host that is not loopback, a port in use, an unusable API key or key file. */
+function isServiceStartError(code: string): boolean {
+  return code === 'ERR_HOST_NOT_LOOPBACK' || code === 'ERR_LISTEN_FAILED' || code === 'ERR_API_KEY_UNUSABLE' || code === 'ERR_API_KEY_FILE_INSECURE';
+}
+
