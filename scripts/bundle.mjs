@@ -11,7 +11,6 @@
 // `serve` would hold second copies of the classes that errors are told apart by.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { rm } from 'node:fs/promises';
 
 const common = {
   bundle: true,
@@ -28,11 +27,6 @@ const common = {
   // sql.js's script reads __dirname when it starts, which an ES module bundle lacks.
   external: ['serialport', 'sql.js'],
 };
-
-// The ES module build of earlier versions (klvscope.mjs and its chunks).
-await rm('gateway/dist/chunks', { recursive: true, force: true });
-await rm('gateway/dist/klvscope.mjs', { force: true });
-await rm('gateway/dist/klvscope.mjs.map', { force: true });
 
 await Promise.all([
   build({

@@ -41,7 +41,7 @@ export {
 export { createTsDemuxer, type Demuxer, type DemuxerFactory } from './kernel/demuxer-factory.js';
 export { createConsoleLogger, silentLogger, type LogFields, type LogLevel, type Logger } from './kernel/logger.js';
 export { systemClock, type WallClock } from './kernel/wall-clock.js';
-export { IMPORT_MODULE_HOOK, importModule } from './kernel/import-module.js';
+export { importModule } from './kernel/import-module.js';
 export { DEFAULT_KERNEL_CONFIG, type KernelConfig } from './kernel/kernel-config.js';
 export { CHECK_REGISTRY, DEMUXER_FACTORY, KERNEL_CONFIG, LOGGER, WALL_CLOCK, serviceToken, type ServiceToken } from './kernel/tokens.js';
 export { createContainer, provideService, resolveService, type DependencyContainer, type ServiceProvider } from './kernel/container.js';

@@ -1,11 +1,11 @@
 /**
  * import() of a module named at run time: check modules (by file URL) and
  * serialport. One place for it, because the installed CLI supplies its own
- * under IMPORT_MODULE_HOOK: it runs its bundle from V8's code cache
+ * under Symbol.for('klvscope.importModule'): it runs its bundle from V8's code cache
  * (gateway/bin/load-cli.cjs), and in Node 20 code restored from a code cache
  * has no import() of its own.
  */
-export const IMPORT_MODULE_HOOK = Symbol.for('klvscope.importModule');
+const IMPORT_MODULE_HOOK = Symbol.for('klvscope.importModule');
 
 type ModuleImporter = (specifier: string) => Promise<unknown>;
 
