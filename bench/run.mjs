@@ -12,6 +12,8 @@ import { ensureStream } from './stream-cache.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+/** Section 3 compares two figures that differ by a quarter: more runs, so that its median is not one slow spell of the machine. */
+const CHECK_RUNS = Math.max(RUNS, 9);
 // BENCH_SECTIONS=1,2 runs only those sections.
 const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? '1,2,3,4').split(',').map(Number));
 
@@ -40,15 +42,20 @@ function measure(script, file, ...extra) {
   return median(Array.from({ length: RUNS }, () => runOnce(script, file, extra)));
 }
 
-/** Two measurements taken in turn (A, B, A, B, ...), so that a slow spell of the machine weighs on both alike. */
-function measurePair(scriptA, scriptB, file) {
+/**
+ * Two measurements taken in turn (A, B, A, B, ...), so that a slow spell of the machine weighs on
+ * both alike. Also returns the ratio B / A of each pair, whose spread shows how much one reading
+ * of the ratio can be trusted on this machine.
+ */
+function measurePair(scriptA, scriptB, file, runs) {
   const a = [];
   const b = [];
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     a.push(runOnce(scriptA, file, []));
     b.push(runOnce(scriptB, file, []));
   }
-  return [median(a), median(b)];
+  const ratios = a.map((run, i) => b[i].wallMs / run.wallMs).sort((x, y) => x - y);
+  return [median(a), median(b), ratios];
 }
 
 const mbps = (bytes, ms) => bytes / 1e6 / (ms / 1000);
@@ -93,14 +100,16 @@ console.log(`  KLV decoder alone          ${fmt(1000 / perPacketMs)} packets/s, 
 }
 
 if (SECTIONS.has(3)) {
-console.log('\n3. Checks: per file, demux + KLV against demux + KLV + every built-in check (runs interleaved)');
+console.log(`\n3. Checks: per file, demux + KLV against demux + KLV + every built-in check (${CHECK_RUNS} runs each, interleaved)`);
 for (const file of [klv200, klv2g]) {
   const size = statSync(file).size;
-  const [base, checks] = measurePair('measure-klv.mjs', 'measure-checks.mjs', file);
+  const [base, checks, ratios] = measurePair('measure-klv.mjs', 'measure-checks.mjs', file, CHECK_RUNS);
   console.log(` ${file.split('/').pop()}: ${fmt(size / 1e6, 1)} MB, ${fmt(checks.points)} points`);
   console.log(line('demux + KLV (baseline)', size, base));
   console.log(line(`+ ${checks.checks} checks`, size, checks));
-  console.log(`  checks add                 ${fmt((checks.wallMs / base.wallMs - 1) * 100, 1)} % whole process, ${fmt((checks.inProcessMs / base.inProcessMs - 1) * 100, 1)} % in-process`);
+  console.log(`  checks add                 ${fmt((checks.wallMs / base.wallMs - 1) * 100, 1)} % whole process, ${fmt((checks.inProcessMs / base.inProcessMs - 1) * 100, 1)} % in-process (medians)`);
+  const percent = (ratio) => fmt((ratio - 1) * 100, 1);
+  console.log(`  pair by pair               ${percent(ratios[0])} to ${percent(ratios[ratios.length - 1])} % whole process, middle half ${percent(ratios[Math.floor(ratios.length / 4)])} to ${percent(ratios[Math.floor((ratios.length * 3) / 4)])} %`);
 }
 }
 
