@@ -3,7 +3,7 @@
 // datagram leaves the machine). Needs root (or user namespaces) and iproute2.
 //
 // `klvscope serve` (the built bundle) runs a live session on a multicast group; `klvscope replay
-// --loop` sends a generated 100 Mb/s stream with a fault injected every second to the group for
+// --loop` sends a generated 100 Mb/s stream with a fault injected every 250 ms to the group for
 // LIVE_SECONDS (default 30); a tRPC WebSocket client in this process subscribes to the findings.
 // Printed: the rate achieved, application-level loss (target 0) and the socket's drops, CPU use of
 // the service and of the replay, and the latency from a datagram's arrival at the service to the

@@ -197,17 +197,13 @@ export const klvPacketRateConsistency = defineCheck({
       const deviationMs = m.intervalMs - expectedMs;
       const toleranceMs = rules.maxDeviationMs ?? (periodMs * rules.tolerancePercent) / 100;
       const dropout = deviationMs >= rules.dropoutPeriods * periodMs;
-      const describe = (): string => {
-        const since = m.packets === 1 ? `since packet ${m.previousKlvIndex}` : `since packet ${m.previousKlvIndex} (${m.packets - 1} untimed in between)`;
-        return `${klvPacketLabel(r.pid, m.klvIndex)}: ${m.intervalMs.toFixed(3)} ms ${since} by ${CLOCK_NAMES[r.clock ?? 'pts']}, expected ${expectedMs.toFixed(3)} ms (${(1000 / periodMs).toFixed(3)} Hz)`;
-      };
       if (!dropout && Math.abs(deviationMs) <= toleranceMs) {
         // One period between neighbours says only what it measures (the interval is the point's value); an interval across untimed packets says which.
-        const message = m.packets === 1 ? r.intervalMessage() : describe();
+        const message = m.packets === 1 ? r.intervalMessage() : describeInterval(r, m, expectedMs, periodMs);
         emit(r, m.at, { message, value: m.intervalMs, unit: 'ms', citation: CITATION, type: 'klv-interval' });
         return;
       }
-      const base = describe();
+      const base = describeInterval(r, m, expectedMs, periodMs);
       if (dropout) {
         r.dropouts++;
         const missing = Math.max(1, Math.round(m.intervalMs / periodMs) - m.packets);
@@ -358,3 +354,9 @@ export const klvPacketRateConsistency = defineCheck({
     };
   },
 });
+
+/** 'KLV PID 0x0102 packet 40: 66.733 ms since packet 39 by PTS, expected 33.367 ms (29.970 Hz)': the start of an interval's message. */
+function describeInterval(r: PidRhythm, m: Measured, expectedMs: number, periodMs: number): string {
+  const since = m.packets === 1 ? `since packet ${m.previousKlvIndex}` : `since packet ${m.previousKlvIndex} (${m.packets - 1} untimed in between)`;
+  return `${klvPacketLabel(r.pid, m.klvIndex)}: ${m.intervalMs.toFixed(3)} ms ${since} by ${CLOCK_NAMES[r.clock ?? 'pts']}, expected ${expectedMs.toFixed(3)} ms (${(1000 / periodMs).toFixed(3)} Hz)`;
+}

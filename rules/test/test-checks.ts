@@ -112,11 +112,4 @@ export const legacyCheck = defineCheck({
 export const CHECKS: readonly AnyCheck[] = [pcrIntervals, ptsDrift, mandatoryFields, teamCheck, tablePositions];
 
 /** The error a call throws, for asserting its code, message and problems exactly. */
-export function thrownBy(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to throw');
-}
+export { thrownBy } from '../../test-support/thrown.js';

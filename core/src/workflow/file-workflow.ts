@@ -15,7 +15,7 @@ import type { Point } from '../kernel/check-point.js';
 import { parseCheckRules } from '../kernel/check-rules.js';
 import type { AnyCheck } from '../kernel/define-check.js';
 import type { Demuxer, DemuxerFactory } from '../kernel/demuxer-factory.js';
-import type { ObservationSink, Severity } from '../kernel/observations.js';
+import type { ObservationSink } from '../kernel/observations.js';
 import { runObservations, runPipeline, type ByteSource } from '../kernel/pipeline.js';
 import { KlvSummaryBuilder } from '../klv/klv-summary.js';
 import { createKlvAwareTsDemuxer } from '../klv/st1402-demuxer.js';
@@ -30,7 +30,7 @@ import { WORKFLOW_STAGES, compatibilityKey, stageKey, type CompatibilityKey, typ
 import { identifyFile, type FileIdentity } from './file-identity.js';
 import type { AnalyzePayload, IngestPayload, InspectionResult, ProcessPayload, ProcessedCheck, ReportPayload, StageOutcome } from './stage-payloads.js';
 import { TOP_VIOLATIONS_PER_CHECK } from './stage-payloads.js';
-import { buildReport } from './report-builder.js';
+import { SEVERITY_RANK, buildReport } from './report-builder.js';
 import { WorkflowError } from './workflow-error.js';
 
 /** Opens a file as a byte source (the file adapter's readFileChunks), with its size. */
@@ -357,7 +357,6 @@ function mostSevere(points: readonly Point[], count: number): Point[] {
   return [...points].sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity]).slice(0, count);
 }
 
-const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, warning: 1, error: 2 };
 
 function unreadable(path: string, cause: unknown): WorkflowError {
   if (cause instanceof WorkflowError) return cause;

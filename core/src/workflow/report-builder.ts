@@ -8,7 +8,8 @@ import type { AnalyzePayload, OverallVerdict, ProcessPayload, ReportPayload } fr
 /** Violations listed in a report, across all checks. */
 export const REPORT_TOP_VIOLATIONS = 50;
 
-const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, warning: 1, error: 2 };
+/** Severities in rising order, for sorting points most severe first. */
+export const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, warning: 1, error: 2 };
 
 export function buildReport(file: { hash: string; path: string }, analyze: AnalyzePayload, process: ProcessPayload): ReportPayload {
   const verdicts = new Set(process.checks.map((check) => check.summary.verdict));

@@ -19,9 +19,6 @@ export interface StoredInspection {
 
 const PHASE_LABELS: Readonly<Record<ProgressPhase, string>> = { hash: 'Hashing', analyze: 'Analyzing', ingest: 'Ingesting' };
 
-/** Points read back per query when printing a check's points. */
-const POINT_PAGE = 50_000;
-
 export async function inspectWithStore(path: string, dataDir: string | true, loadChecks: Promise<CliChecks>, onlyCheck?: string): Promise<StoredInspection> {
   // The store opens (compiling sql.js's WebAssembly in the background) while the checks and rules load.
   const opening = Store.open({ dataDir: dataDir === true ? defaultDataDir() : dataDir });
@@ -65,14 +62,8 @@ async function storedPoints(store: Store, result: InspectionResult, checkId: str
   if (!result.process.checks.some((c) => c.checkId === checkId)) {
     throw new UsageError(`unknown check '${checkId}' (known: ${result.process.checks.map((c) => c.checkId).join(', ')})`);
   }
-  return store.readRunDatabase(result.latestIngestRunId, (db) => {
-    const points: Point[] = [];
-    for (let offset = 0; ; offset += POINT_PAGE) {
-      const page = readCheckPoints(db, result.process.checkKey, checkId, { limit: POINT_PAGE, offset });
-      points.push(...page.points);
-      if (points.length >= page.total || page.points.length === 0) return points;
-    }
-  });
+  // A negative LIMIT is no limit in SQLite: every point, in order, in one query.
+  return store.readRunDatabase(result.latestIngestRunId, (db) => readCheckPoints(db, result.process.checkKey, checkId, { limit: -1, offset: 0 }).points);
 }
 
 /** One line per stage: reused or ran, and how long it took. */

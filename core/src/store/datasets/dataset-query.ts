@@ -13,7 +13,7 @@ import type { PsiTableType, TsErrorType } from '../../kernel/observations.js';
 import { TS_ERROR_CATALOG } from '../../ts/ts-error-catalog.js';
 import { decodeDatasetCursor, encodeDatasetCursor } from './dataset-cursor.js';
 import { DatasetError } from './dataset-error.js';
-import { OBSERVATION_ROW_CODECS, type DatasetRow, type ObservationRowCodec } from './observation-row-codec.js';
+import { rowCodecOf, type DatasetRow, type ObservationRowCodec } from './observation-row-codec.js';
 import { rawDataset, type DatasetFilter, type RawDatasetDefinition } from './raw-datasets.js';
 
 export const DEFAULT_DATASET_LIMIT = 1000;
@@ -108,7 +108,7 @@ function errorTypesFilter(types: string | readonly string[]): string[] {
 /** Checks a request for dataset `name`; ERR_DATASET_UNKNOWN or ERR_DATASET_INVALID_PARAMETER when it cannot be served. */
 export function planDatasetQuery(name: string, options: DatasetQueryOptions, paging: DatasetPaging): DatasetQuery {
   const dataset = rawDataset(name);
-  const codec = OBSERVATION_ROW_CODECS.find((c) => c.kind === dataset.kind) as ObservationRowCodec;
+  const codec: ObservationRowCodec = rowCodecOf(dataset.kind);
   const conditions: string[] = [];
   const filterParams: SqlValue[] = [];
   if (given(options.tableType)) {

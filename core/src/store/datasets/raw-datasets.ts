@@ -6,7 +6,7 @@
  */
 import type { ObservationKind } from '../../kernel/observations.js';
 import { DatasetError } from './dataset-error.js';
-import { OBSERVATION_ROW_CODECS } from './observation-row-codec.js';
+import { rowCodecOf } from './observation-row-codec.js';
 
 export const RAW_DATASET_NAMES = [
   'mpegts/pid-stats',
@@ -90,7 +90,7 @@ const ENTRIES: Readonly<Record<RawDatasetName, DatasetEntry>> = {
 /** Every raw dataset, in RAW_DATASET_NAMES order. */
 export const RAW_DATASETS: readonly RawDatasetDefinition[] = RAW_DATASET_NAMES.map((name) => {
   const { kind, description, filters = [] } = ENTRIES[name];
-  const codec = OBSERVATION_ROW_CODECS.find((c) => c.kind === kind);
+  const codec = rowCodecOf(kind);
   return { name, kind, description, filters, fields: codec?.datasetFields ?? [] };
 });
 

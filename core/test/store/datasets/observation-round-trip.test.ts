@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import type { Database } from 'sql.js';
 import { fixtureOrSkip } from '../../../../test-support/fixtures.js';
+import { rejectionOf } from '../../../../test-support/thrown.js';
 import { OBSERVATION_KINDS } from '../../../src/kernel/observation-kinds.js';
 import type { Observation, ObservationOf } from '../../../src/kernel/observations.js';
 import { countObservations } from '../../../src/store/datasets/observation-counts.js';
@@ -24,15 +25,6 @@ function store(db: Database, observations: readonly Observation[], rowsPerTransa
 
 function replayed(db: Database): Observation[] {
   return [...replayObservations(db)];
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the promise to reject');
 }
 
 const position = { offset: 1316, packetIndex: 7, t: 0.25 };

@@ -13,6 +13,7 @@ import * as z from 'zod/mini';
 import { confineToRoots } from '../browse-roots.js';
 import type { InspectionDeps } from '../inspection-deps.js';
 import { defineRoute, type RouteModule } from '../inspection-route.js';
+import { API_PREFIX } from '../service-address.js';
 
 const filePathBody = z.object({ filePath: z.string() });
 const liveBody = z.object({
@@ -158,5 +159,5 @@ function notReady(session: Workspace, stage: 'ingest' | 'process'): WorkflowErro
 
 function withPlayback(deps: InspectionDeps, workspace: Workspace): Workspace & { playback: { url: string; expiresAt: string } } {
   const grant = deps.playback.issue(workspace.path);
-  return { ...workspace, playback: { url: `/api/v1/playback/${grant.token}`, expiresAt: new Date(grant.expiresAtMs).toISOString() } };
+  return { ...workspace, playback: { url: `${API_PREFIX}/playback/${grant.token}`, expiresAt: new Date(grant.expiresAtMs).toISOString() } };
 }
