@@ -100,6 +100,21 @@ describe('inspection service: sessions and playback', function () {
     expect((await fetch(`${server.url}/playback/${'A'.repeat(43)}`)).status).to.equal(404);
   });
 
+  it('revokes the playback token when automation replaces the session, not when the replacement fails', async () => {
+    const workspace = (await server.call('/sessions/file', { method: 'POST', body: { filePath: file } })).json as Workspace;
+    const url = `${server.url.replace(/\/api\/v1$/, '')}${workspace.playback?.url ?? ''}`;
+    const missing = await server.call('/automation/file-session', { method: 'POST', body: { filePath: join(recordings, 'no-such.ts') } });
+    expect(missing.status, missing.text).to.equal(422);
+    expect((await fetch(url)).status, 'the session is still active: its token plays').to.equal(200);
+
+    const other = join(recordings, 'other.ts');
+    writeFileSync(other, bytes);
+    const replaced = await server.call('/automation/file-session', { method: 'POST', body: { filePath: other } });
+    expect(replaced.status, replaced.text).to.equal(200);
+    expect((await server.call(`/sessions/${workspace.sessionId}`)).json).to.include({ status: 'replaced' });
+    expect((await fetch(url)).status, 'the replaced session’s token is revoked').to.equal(404);
+  });
+
   it('refuses a session on a file outside the browse roots, reading nothing', async () => {
     const outside = join(tempDataDir(), 'secret.ts');
     writeFileSync(outside, bytes);

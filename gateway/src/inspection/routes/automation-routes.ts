@@ -29,6 +29,7 @@ import {
 } from '@klvscope/core';
 import * as z from 'zod/mini';
 import { fileHashParams, fileHashSchema } from '../file-hash-param.js';
+import { openReplacingActive } from '../file-session-replacement.js';
 import type { InspectionDeps } from '../inspection-deps.js';
 import { InspectionError } from '../inspection-error.js';
 import { defineRoute, type RouteModule } from '../inspection-route.js';
@@ -127,8 +128,7 @@ export function ingestRunOf(deps: Pick<InspectionDeps, 'store'>, id: string): In
 /** Opens the file as the active session and runs every stage left; reading files, it runs as a job unless all is cached. */
 async function inspectInSession(deps: InspectionDeps, path: string): Promise<Workspace> {
   const work = async (options: StageRunOptions): Promise<Workspace> => {
-    await deps.live.stopActive('replaced');
-    await deps.fileSessions.open(path, options);
+    await openReplacingActive(deps, path, options);
     return deps.fileSessions.runToReport(options);
   };
   const workflow = deps.rules.workflow();
@@ -145,8 +145,7 @@ export const automationRoutes: RouteModule = (deps) => [
     schemas: { body: filePathBodySchema, response: workspaceSchema },
     handle: async ({ body }): Promise<Workspace> => {
       const { path } = await requestedFile(deps, body.filePath);
-      await deps.live.stopActive('replaced');
-      return deps.fileSessions.open(path);
+      return openReplacingActive(deps, path);
     },
   }),
   defineRoute({

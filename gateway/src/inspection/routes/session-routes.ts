@@ -11,6 +11,7 @@
 import { CoreError, WorkflowError, readCheckPoints, readDataset, type Point, type ProcessPayload, type Workspace } from '@klvscope/core';
 import * as z from 'zod/mini';
 import { confineToRoots } from '../browse-roots.js';
+import { openReplacingActive } from '../file-session-replacement.js';
 import type { InspectionDeps } from '../inspection-deps.js';
 import { defineRoute, type RouteModule } from '../inspection-route.js';
 import { API_PREFIX } from '../service-address.js';
@@ -42,11 +43,7 @@ export const sessionRoutes: RouteModule = (deps) => [
     schemas: { body: filePathBody },
     handle: async ({ body }) => {
       const { path } = await confineToRoots(body.filePath, deps.settings.current().browseRoots);
-      const previous = deps.fileSessions.active();
-      if (previous) deps.playback.revokeFile(previous.path);
-      await deps.live.stopActive('replaced');
-      const workspace = await deps.fileSessions.open(path);
-      return withPlayback(deps, workspace);
+      return withPlayback(deps, await openReplacingActive(deps, path));
     },
   }),
   defineRoute({

@@ -1,0 +1,22 @@
+/**
+ * Opening a file session replaces whatever session is active, by whichever
+ * endpoint it is opened (sessions or automation): the live session stops,
+ * and the previous file session's playback tokens are revoked once the new
+ * one is open, since a token plays its session's recording only while that
+ * session is active.
+ */
+import type { StageRunOptions, Workspace } from '@klvscope/core';
+import type { InspectionDeps } from './inspection-deps.js';
+
+export async function openReplacingActive(
+  deps: Pick<InspectionDeps, 'fileSessions' | 'live' | 'playback'>,
+  path: string,
+  options: StageRunOptions = {},
+): Promise<Workspace> {
+  const previous = deps.fileSessions.active();
+  await deps.live.stopActive('replaced');
+  const workspace = await deps.fileSessions.open(path, options);
+  // After the open: a file that cannot be opened leaves the previous session active, and its tokens with it.
+  if (previous) deps.playback.revokeFile(previous.path);
+  return workspace;
+}
