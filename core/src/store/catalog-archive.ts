@@ -5,7 +5,7 @@
  * are their own resource, with their own database files).
  */
 import type { Database } from 'sql.js';
-import { CACHED_STAGES, deleteStagePayloads, type CachedStage } from './catalog-stages.js';
+import { CACHED_STAGES, type CachedStage } from './catalog-stages.js';
 import { numberColumn, selectAll, selectOne, textColumn, type SqlRow } from './sql-query.js';
 
 export interface ArchiveEntry {
@@ -36,11 +36,6 @@ export function getArchiveEntry(db: Database, hash: string): ArchiveEntry | unde
 export function findArchiveEntryByPath(db: Database, path: string): ArchiveEntry | undefined {
   const row = selectOne(db, `${ENTRY_QUERY} JOIN file_records r ON r.hash = f.hash WHERE r.path = $path GROUP BY f.hash`, { $path: path });
   return row && archiveEntryFrom(row);
-}
-
-/** Deletes the entries of the given hashes; returns the hashes that had one. */
-export function deleteArchiveEntries(db: Database, hashes: readonly string[]): string[] {
-  return hashes.filter((hash) => deleteStagePayloads(db, hash) > 0);
 }
 
 function archiveEntryFrom(row: SqlRow): ArchiveEntry {

@@ -37,7 +37,7 @@ export {
   type IngestRunOutcome,
   type NewIngestRun,
 } from './catalog-ingest-runs.js';
-export { listArchiveEntries, getArchiveEntry, findArchiveEntryByPath, deleteArchiveEntries, type ArchiveEntry } from './catalog-archive.js';
+export { listArchiveEntries, getArchiveEntry, findArchiveEntryByPath, type ArchiveEntry } from './catalog-archive.js';
 export { putSession, getSession, listSessions, deleteSession, type SessionKind, type SessionRow } from './catalog-sessions.js';
 export { getConfigValue, setConfigValue, readConfig, deleteConfigValue } from './catalog-config.js';
 export { saveRuleTemplate, getRuleTemplate, listRuleTemplates, deleteRuleTemplate, type RuleTemplateRow } from './catalog-rule-templates.js';

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import { deleteArchiveEntries, findArchiveEntryByPath, getArchiveEntry, listArchiveEntries } from '../../src/store/catalog-archive.js';
+import { findArchiveEntryByPath, getArchiveEntry, listArchiveEntries } from '../../src/store/catalog-archive.js';
 import { putFile, putFileRecord } from '../../src/store/catalog-files.js';
-import { getIngestRun, createIngestRun } from '../../src/store/catalog-ingest-runs.js';
-import { cachedStages, putStagePayload } from '../../src/store/catalog-stages.js';
+import { putStagePayload } from '../../src/store/catalog-stages.js';
 import { useCatalogInMemory } from './catalog-in-memory.js';
 
 const A = 'a'.repeat(64);
@@ -33,14 +32,5 @@ describe('catalog archive', () => {
   it('finds an entry by any path recorded for its content', () => {
     expect(findArchiveEntryByPath(catalog.db, '/rec/a-copy.ts')?.hash).to.equal(A);
     expect(findArchiveEntryByPath(catalog.db, '/rec/unknown.ts')).to.be.undefined;
-  });
-
-  it('deletes entries by hash, dropping their payloads but not the file or its runs', () => {
-    createIngestRun(catalog.db, { id: 'run-a', hash: A, path: '/rec/a.ts', startedMs: 1 });
-    expect(deleteArchiveEntries(catalog.db, [A, C])).to.deep.equal([A]);
-    expect(getArchiveEntry(catalog.db, A)).to.be.undefined;
-    expect(cachedStages(catalog.db, A, 'k1')).to.deep.equal([]);
-    expect(getIngestRun(catalog.db, 'run-a')).to.not.be.undefined;
-    expect(listArchiveEntries(catalog.db).map((entry) => entry.hash)).to.deep.equal([B]);
   });
 });

@@ -4,7 +4,7 @@ export { RAW_DATASET_MIGRATIONS, type RawDatasetMigration } from './dataset-sche
 export { OBSERVATION_TABLES, type ObservationTable, type ObservationColumn, type ColumnType } from './observation-columns.js';
 export { countObservations, emptyObservationCounts, totalObservations, type ObservationCounts } from './observation-counts.js';
 export { createObservationWriter, DEFAULT_ROWS_PER_TRANSACTION, type ObservationWriter, type ObservationWriterOptions } from './observation-writer.js';
-export { replayObservations, replayObservationsInto, REPLAY_BATCH, type ReplayOptions } from './observation-replay.js';
+export { replayObservations } from './observation-replay.js';
 export type { DatasetRow } from './observation-row-codec.js';
 export { RAW_DATASETS, RAW_DATASET_NAMES, rawDataset, isRawDatasetName, type RawDatasetDefinition, type RawDatasetName, type DatasetFilter } from './raw-datasets.js';
 export {

@@ -6,11 +6,8 @@
  * `process` stage re-runs the checks over it instead of the file.
  */
 import type { Database, SqlValue, Statement } from 'sql.js';
-import type { Observation, ObservationSink } from '../../kernel/observations.js';
+import type { Observation } from '../../kernel/observations.js';
 import { OBSERVATION_ROW_CODECS, type ObservationRowCodec } from './observation-row-codec.js';
-
-/** Observations between two yields to the event loop in replayObservationsInto. */
-export const REPLAY_BATCH = 10_000;
 
 interface TableCursor {
   readonly codec: ObservationRowCodec;
@@ -63,32 +60,4 @@ function advance(cursor: TableCursor): boolean {
   cursor.row = cursor.statement.get();
   cursor.seq = cursor.row[0] as number;
   return true;
-}
-
-export interface ReplayOptions {
-  /** Stops the replay (it rejects with the signal's reason) between batches. */
-  signal?: AbortSignal;
-  /** Called after each batch with the number of observations replayed so far. */
-  onProgress?: (replayed: number) => void;
-}
-
-/**
- * Feeds every stored observation, in emission order, to `sink`, yielding to
- * the event loop every REPLAY_BATCH observations so a replay of millions of
- * rows can be watched and cancelled. Resolves to the number replayed.
- */
-export async function replayObservationsInto(db: Database, sink: ObservationSink, options: ReplayOptions = {}): Promise<number> {
-  const { signal, onProgress } = options;
-  signal?.throwIfAborted();
-  let replayed = 0;
-  for (const observation of replayObservations(db)) {
-    sink(observation);
-    if (++replayed % REPLAY_BATCH === 0) {
-      onProgress?.(replayed);
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      signal?.throwIfAborted();
-    }
-  }
-  onProgress?.(replayed);
-  return replayed;
 }

@@ -8,11 +8,10 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import type { Database } from 'sql.js';
 import { fixtureOrSkip } from '../../../../test-support/fixtures.js';
-import { rejectionOf } from '../../../../test-support/thrown.js';
 import { OBSERVATION_KINDS } from '../../../src/kernel/observation-kinds.js';
 import type { Observation, ObservationOf } from '../../../src/kernel/observations.js';
 import { countObservations } from '../../../src/store/datasets/observation-counts.js';
-import { REPLAY_BATCH, replayObservations, replayObservationsInto } from '../../../src/store/datasets/observation-replay.js';
+import { replayObservations } from '../../../src/store/datasets/observation-replay.js';
 import { createObservationWriter } from '../../../src/store/datasets/observation-writer.js';
 import { countByKind, demuxObservations, GENERATED_CASES, generatedObservations } from './generated-observations.js';
 import { useRunDatabase } from './run-database-in-memory.js';
@@ -167,38 +166,6 @@ describe('observation round trip through a run database', function () {
 
   it('replays nothing from an empty run database', () => {
     expect(replayed(run.db)).to.deep.equal([]);
-  });
-
-  describe('replayObservationsInto', () => {
-    function pcrs(count: number): Observation[] {
-      return Array.from({ length: count }, (_, i) => ({ kind: 'pcr', pid: 0x100, pcr27MHz: i * 1080, discontinuity: false, offset: i * 188, packetIndex: i, t: i * 4e-5 }));
-    }
-
-    it('feeds every observation to the sink in order and resolves to their number', async () => {
-      const observations = pcrs(REPLAY_BATCH + 5);
-      store(run.db, observations);
-      const seen: Observation[] = [];
-      const progress: number[] = [];
-      expect(await replayObservationsInto(run.db, (o) => seen.push(o), { onProgress: (n) => progress.push(n) })).to.equal(REPLAY_BATCH + 5);
-      expect(seen).to.deep.equal(observations);
-      expect(progress).to.deep.equal([REPLAY_BATCH, REPLAY_BATCH + 5]);
-    });
-
-    it('stops between batches with the reason of the abort signal', async () => {
-      store(run.db, pcrs(REPLAY_BATCH * 3));
-      const controller = new AbortController();
-      let seen = 0;
-      const replay = replayObservationsInto(run.db, () => seen++, { signal: controller.signal, onProgress: () => controller.abort(new Error('cancelled by the test')) });
-      expect(await rejectionOf(replay)).to.have.property('message', 'cancelled by the test');
-      expect(seen).to.equal(REPLAY_BATCH);
-    });
-
-    it('does not start when the signal is already aborted', async () => {
-      store(run.db, pcrs(3));
-      let seen = 0;
-      expect(await rejectionOf(replayObservationsInto(run.db, () => seen++, { signal: AbortSignal.abort(new Error('too late')) }))).to.have.property('message', 'too late');
-      expect(seen).to.equal(0);
-    });
   });
 
   it('frees its statements when the reader stops early, so the tables can be changed again', () => {
