@@ -1,15 +1,16 @@
 /**
  * The licence installed in a data folder (`licence.token`) and the verdict on
- * it. The token is re-verified at every status call, so a licence that
- * expires while the service runs turns to demo mode without a restart. A
- * missing, damaged or foreign token never stops the service: it runs in demo
- * mode and says why (docs/licence.md).
+ * it. The signature is verified once per installed token and the expiry
+ * judged at every status call, so a licence that expires while the service
+ * runs turns to demo mode without a restart. A missing, damaged or foreign
+ * token never stops the service: it runs in demo mode and says why
+ * (docs/licence.md).
  */
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeOrphanedTemporaries, systemClock, writeFileAtomic, type WallClock } from '@klvscope/core';
 import { LicenceError } from './licence-error.js';
-import { verifyLicence, type LicenceStatus, type LicenceVerdict } from './licence-token.js';
+import { checkLicenceToken, licenceVerdictAt, type LicenceStatus, type LicenceVerdict, type TokenCheck } from './licence-token.js';
 import { loadNodeId } from './node-identity.js';
 import { loadVendorPublicKey, type VendorPublicKey } from './vendor-public-key.js';
 
@@ -58,7 +59,8 @@ export class LicenceState {
   readonly #vendorKey: VendorPublicKey;
   readonly #path: string;
   readonly #clock: Pick<WallClock, 'nowMs'>;
-  #token: string | null;
+  /** The installed token judged apart from the clock (status is read on every HTTP response); null when none is installed. */
+  #check: TokenCheck | null;
   /** Why the token file could not be read at start, when it could not. */
   #readProblem: string | null;
   /** Installs and removals one at a time, so the file and memory agree. */
@@ -69,7 +71,7 @@ export class LicenceState {
     this.#vendorKey = vendorKey;
     this.#path = path;
     this.#clock = clock;
-    this.#token = token;
+    this.#check = token === null ? null : checkLicenceToken(token, vendorKey.key, nodeId);
     this.#readProblem = readProblem;
   }
 
@@ -95,8 +97,8 @@ export class LicenceState {
 
   /** The verdict on the installed token now, or null when none is installed. */
   verdict(): LicenceVerdict | null {
-    if (this.#token === null) return null;
-    return verifyLicence(this.#token, this.#vendorKey.key, { nodeId: this.nodeId, now: new Date(this.#clock.nowMs()) });
+    if (this.#check === null) return null;
+    return licenceVerdictAt(this.#check, this.#now());
   }
 
   licenceStatus(): LicenceStatusReport {
@@ -108,7 +110,7 @@ export class LicenceState {
     return {
       ...this.#report(verdict),
       issuedAt: verdict?.payload?.issuedAt ?? null,
-      installed: this.#token !== null,
+      installed: this.#check !== null,
       publicKey: { source: this.#vendorKey.source, fingerprint: this.#vendorKey.fingerprint },
     };
   }
@@ -120,13 +122,14 @@ export class LicenceState {
    */
   install(token: string): Promise<LicenceStatusReport> {
     return this.#serially(async () => {
-      const verdict = verifyLicence(token, this.#vendorKey.key, { nodeId: this.nodeId, now: new Date(this.#clock.nowMs()) });
+      const check = checkLicenceToken(token, this.#vendorKey.key, this.nodeId);
+      const verdict = licenceVerdictAt(check, this.#now());
       if (verdict.status !== 'valid') {
         throw new LicenceError('ERR_LICENCE_INVALID', `licence refused (${verdict.status}): ${verdict.reason}`, { status: verdict.status, reason: verdict.reason });
       }
       const text = token.trim();
       await writeFileAtomic(this.#path, `${text}\n`, { mode: LICENCE_FILE_MODE });
-      this.#token = text;
+      this.#check = check;
       this.#readProblem = null;
       return this.#report(verdict);
     });
@@ -135,14 +138,14 @@ export class LicenceState {
   /** Removes the installed token; true when there was one. The service goes on in demo mode. */
   remove(): Promise<boolean> {
     return this.#serially(async () => {
-      let removed = this.#token !== null;
+      let removed = this.#check !== null;
       try {
         await rm(this.#path);
         removed = true;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       }
-      this.#token = null;
+      this.#check = null;
       this.#readProblem = null;
       return removed;
     });
@@ -161,6 +164,10 @@ export class LicenceState {
       nodeId: this.nodeId,
       reason: licensed ? reason : `${reason}; ${DEMO_MODE_SUMMARY}`,
     };
+  }
+
+  #now(): Date {
+    return new Date(this.#clock.nowMs());
   }
 
   #serially<T>(work: () => Promise<T>): Promise<T> {

@@ -46,12 +46,25 @@ export function issueLicence(payload: LicencePayload, privateKeyPem: string | Ke
 }
 
 /**
+ * What a token says apart from the clock: refused whatever the time
+ * (malformed, bad signature, another node), or signed for this node with
+ * only its expiry left to judge. A service keeps it per installed token, so
+ * the signature is verified once rather than at every status call.
+ */
+export type TokenCheck = { refused: LicenceVerdict } | { payload: LicencePayload };
+
+/**
  * The verdict on `token` for this node at `now`. Checks in order: shape,
  * signature, payload, node, expiry; the first failure decides. Throws only
  * for a bad public key (ERR_LICENCE_KEY_INVALID), a fault of the service's
  * configuration rather than of the token.
  */
 export function verifyLicence(token: unknown, publicKeyPem: string | KeyObject, expected: LicenceExpectation): LicenceVerdict {
+  return licenceVerdictAt(checkLicenceToken(token, publicKeyPem, expected.nodeId), expected.now ?? new Date());
+}
+
+/** Every check of verifyLicence but expiry; throws as verifyLicence does. */
+export function checkLicenceToken(token: unknown, publicKeyPem: string | KeyObject, nodeId: string): TokenCheck {
   const key = parseVendorPublicKey(publicKeyPem);
   if (typeof token !== 'string') return malformed(`a token is a string, got ${token === null ? 'null' : typeof token}`);
   // Outer white space only: tokens arrive from files and clipboards with a newline.
@@ -68,7 +81,7 @@ export function verifyLicence(token: unknown, publicKeyPem: string | KeyObject, 
   if (signature === null || signature.length !== ED25519_SIGNATURE_BYTES) return malformed(`the signature part is not ${ED25519_SIGNATURE_BYTES} bytes of base64url`);
 
   if (!signatureMatches(`${prefix}.${payloadPart}`, key, signature)) {
-    return { status: 'bad-signature', reason: 'the signature does not match the payload under the vendor public key (tampered, or signed with another key)' };
+    return { refused: { status: 'bad-signature', reason: 'the signature does not match the payload under the vendor public key (tampered, or signed with another key)' } };
   }
 
   let json: unknown;
@@ -81,20 +94,26 @@ export function verifyLicence(token: unknown, publicKeyPem: string | KeyObject, 
   if (!checked.ok) return malformed(`the signed payload is not a version-1 licence: ${checked.reason}`);
   const payload = checked.payload;
 
-  if (payload.nodeId !== expected.nodeId) {
-    return { status: 'wrong-node', payload, reason: `issued for node ${payload.nodeId}, this is node ${expected.nodeId}` };
+  if (payload.nodeId !== nodeId) {
+    return { refused: { status: 'wrong-node', payload, reason: `issued for node ${payload.nodeId}, this is node ${nodeId}` } };
   }
-  const nowMs = (expected.now ?? new Date()).getTime();
+  return { payload };
+}
+
+/** The verdict at `now` on a checked token: a refusal stands; a signed payload is valid until its expiry. */
+export function licenceVerdictAt(check: TokenCheck, now: Date): LicenceVerdict {
+  if ('refused' in check) return check.refused;
+  const payload = check.payload;
   // expiresAt is the last instant the licence is valid.
-  if (payload.expiresAt !== null && nowMs > Date.parse(payload.expiresAt)) {
+  if (payload.expiresAt !== null && now.getTime() > Date.parse(payload.expiresAt)) {
     return { status: 'expired', payload, reason: `expired at ${payload.expiresAt}` };
   }
   const until = payload.expiresAt === null ? 'perpetual' : `valid until ${payload.expiresAt}`;
   return { status: 'valid', payload, reason: `licensed to ${payload.licensee}, ${until}` };
 }
 
-function malformed(reason: string): LicenceVerdict {
-  return { status: 'malformed', reason };
+function malformed(reason: string): TokenCheck {
+  return { refused: { status: 'malformed', reason } };
 }
 
 /** Strict base64url (RFC 4648 §5, no padding): Buffer.from skips bad characters, so check the alphabet and that it round-trips. */

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import crypto from 'node:crypto';
+import { syncBuiltinESMExports } from 'node:module';
 import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +26,32 @@ const EXPIRES = '2026-12-31T23:59:59.999Z';
 function testClock(iso: string): { nowMs(): number; set(iso: string): void } {
   let nowMs = Date.parse(iso);
   return { nowMs: () => nowMs, set: (next) => (nowMs = Date.parse(next)) };
+}
+
+/**
+ * Counts Ed25519 signature checks: node:crypto's `verify` is swapped on its
+ * shared exports object, and syncBuiltinESMExports carries the swap to the
+ * `import { verify }` binding of licence-token.ts.
+ */
+function countSignatureChecks(): { readonly count: number; restore(): void } {
+  const original = crypto.verify;
+  let count = 0;
+  crypto.verify = new Proxy(original, {
+    apply: (target, thisArg, args: Parameters<typeof original>) => {
+      count += 1;
+      return Reflect.apply(target, thisArg, args);
+    },
+  });
+  syncBuiltinESMExports();
+  return {
+    get count() {
+      return count;
+    },
+    restore() {
+      crypto.verify = original;
+      syncBuiltinESMExports();
+    },
+  };
 }
 
 function tokenFor(nodeId: string, overrides: Partial<LicencePayload> = {}): string {
@@ -123,6 +151,29 @@ describe('licence state', () => {
     const status = state.licenceStatus();
     expect(status).to.include({ mode: 'demo', status: 'expired', licensee: 'ACME', expiresAt: EXPIRES });
     expect(status.reason).to.equal(`expired at ${EXPIRES}; demo mode: every feature works; the service reports that it is unlicensed (docs/licence.md)`);
+  });
+
+  it('verifies the signature once per installed token and judges only the expiry at each status call', async () => {
+    const dataDir = freshFolder();
+    const state = await open(dataDir);
+    const signatureChecks = countSignatureChecks();
+    try {
+      await state.install(tokenFor(state.nodeId));
+      const statusAt = (iso: string): string => {
+        clock.set(iso);
+        return state.licenceStatus().status;
+      };
+      expect([statusAt('2026-06-01T00:00:00Z'), statusAt('2027-01-01T00:00:00Z'), statusAt('2026-07-01T00:00:00Z')]).to.deep.equal(['valid', 'expired', 'valid']);
+      expect(state.licenceDetails().status).to.equal('valid');
+      expect(signatureChecks.count).to.equal(1);
+
+      // A restart verifies the token read from the file, once.
+      const reopened = await open(dataDir);
+      expect([reopened.licenceStatus().status, reopened.licenceStatus().status]).to.deep.equal(['valid', 'valid']);
+      expect(signatureChecks.count).to.equal(2);
+    } finally {
+      signatureChecks.restore();
+    }
   });
 
   it('runs in demo mode, naming the node, when the data folder holds another node’s licence', async () => {
