@@ -49,7 +49,7 @@ export async function* readFileChunks(path: string, options: ReadFileChunksOptio
   const { signal, onProgress } = options;
   signal?.throwIfAborted();
   const { handle, size } = await openRegularFile(path);
-  const bufferSize = Math.min(chunkSize, Math.max(size, MIN_BUFFER_SIZE));
+  const bufferSize = readBufferSize(chunkSize, size);
   // READS_IN_FLIGHT reads run ahead into their own buffers while the consumer works on one more.
   const buffers = Array.from({ length: READS_IN_FLIGHT + 1 }, () => new Uint8Array(bufferSize));
   let turn = 0;
@@ -89,10 +89,28 @@ export async function* readFileChunks(path: string, options: ReadFileChunksOptio
   }
 }
 
+/**
+ * The first bytes of a regular file, at most `maxBytes` (fewer when the file
+ * is shorter), in one read; AdapterError as for readFileChunks.
+ */
+export async function readFileHead(path: string, maxBytes: number): Promise<Uint8Array> {
+  if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw new RangeError(`maxBytes must be a positive integer, got ${maxBytes}`);
+  const { handle, size } = await openRegularFile(path);
+  try {
+    return await readInto(handle, path, new Uint8Array(readBufferSize(maxBytes, size)), 0);
+  } finally {
+    await handle.close();
+  }
+}
+
 /** The size in bytes of a regular file; AdapterError as for readFileChunks. */
 export async function fileSize(path: string): Promise<number> {
   const stats = await statRegularFile(path);
   return stats.size;
+}
+
+function readBufferSize(maxBytes: number, fileBytes: number): number {
+  return Math.min(maxBytes, Math.max(fileBytes, MIN_BUFFER_SIZE));
 }
 
 async function readInto(handle: FileHandle, path: string, buffer: Uint8Array, position: number): Promise<Uint8Array> {

@@ -19,7 +19,7 @@
  * explain its bytes (the usual case: no prefix inside its value); otherwise
  * it waits for the four bytes after it.
  */
-import { MAX_KLV_VALUE_BYTES, findNextKeyStart, lookupUniversalKey, readBerLength, UL_PREFIX } from '@klvscope/core';
+import { MAX_KLV_VALUE_BYTES, findNextKeyStart, hasUlPrefixAt, lookupUniversalKey, readBerLength, UL_PREFIX } from '@klvscope/core';
 import { ResyncFramer, type FrameSink, type FrameStop } from './resync-framer.js';
 
 /** Default bound on a KLV value: an ST 0601 packet is a few hundred bytes, so 64 KiB leaves room for any metadata set sent over a serial line. */
@@ -76,7 +76,7 @@ export class KlvFramer extends ResyncFramer {
   protected frame(b: Uint8Array, end: number, final: boolean, sink: FrameSink): FrameStop {
     let pos = 0;
     while (pos < end) {
-      if (!prefixAt(b, pos, end)) {
+      if (!hasUlPrefixAt(b, pos, end)) {
         const next = findNextKeyStart(b, pos + 1, end);
         if (next < 0) {
           // The last bytes may be the beginning of a key: hold them.
@@ -119,7 +119,7 @@ export class KlvFramer extends ResyncFramer {
     const packetEnd = length.valueEnd;
     if (packetEnd > end) return { kind: 'wait', need: packetEnd - pos };
     // Confirmed by the key right after it: the usual case between back-to-back packets.
-    if (prefixAt(b, packetEnd, end)) return { kind: 'packet', end: packetEnd };
+    if (hasUlPrefixAt(b, packetEnd, end)) return { kind: 'packet', end: packetEnd };
     const followerUnknown = !final && partialPrefixStart(b, packetEnd, end) === packetEnd;
     for (let q = findInnerKey(b, pos + KEY_BYTES, packetEnd, end); q >= 0; q = findInnerKey(b, q + 1, packetEnd, end)) {
       const chain = this.chainFrom(b, q, packetEnd, end);
@@ -133,14 +133,9 @@ export class KlvFramer extends ResyncFramer {
 
   /** The BER length at `at`: 'bad' when impossible or above the limit, 'short' when not all there yet. */
   private lengthAt(b: Uint8Array, at: number, end: number): { valueEnd: number } | 'bad' | 'short' {
-    if (at >= end) return 'short';
-    const first = b[at];
-    const size = first < 0x80 ? 1 : 1 + (first & 0x7f);
-    // SMPTE ST 336 6.3: the indefinite form 0x80 is not used; core reads at most 6 length bytes.
-    if (first === 0x80 || size > MAX_LENGTH_FIELD_BYTES) return 'bad';
-    if (at + size > end) return 'short';
     const length = readBerLength(b, at, end);
-    if (!length.ok || length.length > this.maxValueBytes) return 'bad';
+    if (!length.ok) return length.truncated ? 'short' : 'bad';
+    if (length.length > this.maxValueBytes) return 'bad';
     return { valueEnd: at + length.size + length.length };
   }
 
@@ -149,7 +144,7 @@ export class KlvFramer extends ResyncFramer {
     let t = q;
     while (t < packetEnd) {
       if (t + UL_PREFIX.length > end) return partialPrefixStart(b, t, end) === t ? 'unknown' : 'broken';
-      if (!prefixAt(b, t, end)) return 'broken';
+      if (!hasUlPrefixAt(b, t, end)) return 'broken';
       const length = this.lengthAt(b, t + KEY_BYTES, end);
       if (length === 'bad') return 'broken';
       if (length === 'short') return 'unknown';
@@ -157,11 +152,6 @@ export class KlvFramer extends ResyncFramer {
     }
     return t === packetEnd ? 'fits' : 'crosses';
   }
-}
-
-/** Whether 06 0E 2B 34 starts at `pos`, all four bytes before `end`. */
-function prefixAt(b: Uint8Array, pos: number, end: number): boolean {
-  return pos + 4 <= end && b[pos] === 0x06 && b[pos + 1] === 0x0e && b[pos + 2] === 0x2b && b[pos + 3] === 0x34;
 }
 
 /** The first position in `[from, end)` from which the bytes to `end` are the start of the prefix (`end` when none). */

@@ -12,8 +12,8 @@
  * last regular interval, and the new PCR counts from there.
  */
 import { pcrDelta27MHz, readPcr27MHz } from '@klvscope/core';
+import { TS_PACKET_SIZE, TS_SYNC_BYTE } from './ts-packet.js';
 
-export const TS_PACKET_SIZE = 188;
 /** A larger step between two PCRs is a jump, not time (ISO 13818-1 2.7.2 allows 100 ms). */
 export const MAX_PCR_STEP_MS = 500;
 /** Packets held while waiting for a PCR (16 MiB): beyond it they continue at the last rate. */
@@ -80,7 +80,7 @@ export class PcrSchedule {
    */
   private pcrOf(bytes: Uint8Array, pos: number): number {
     // adaptation_field_control with an adaptation field, adaptation_field_length >= 7, PCR_flag.
-    if (bytes[pos] !== 0x47 || (bytes[pos + 3] & 0x20) === 0 || bytes[pos + 4] < 7 || (bytes[pos + 5] & 0x10) === 0) return -1;
+    if (bytes[pos] !== TS_SYNC_BYTE || (bytes[pos + 3] & 0x20) === 0 || bytes[pos + 4] < 7 || (bytes[pos + 5] & 0x10) === 0) return -1;
     const pid = ((bytes[pos + 1] & 0x1f) << 8) | bytes[pos + 2];
     if (this.pcrPid < 0) this.pcrPid = pid;
     else if (pid !== this.pcrPid) return -1;

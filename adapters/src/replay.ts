@@ -15,10 +15,11 @@
 import { randomInt } from 'node:crypto';
 import { detectPacketLayout, type PacketLayout } from '@klvscope/core';
 import { AdapterError } from './adapter-error.js';
-import { fileSize, readFileChunks } from './file.js';
+import { fileSize, readFileChunks, readFileHead } from './file.js';
 import { PacedDatagramSender } from './paced-datagram-sender.js';
-import { MAX_SEGMENT_PACKETS, PcrSchedule, TS_PACKET_SIZE } from './pcr-schedule.js';
+import { MAX_SEGMENT_PACKETS, PcrSchedule } from './pcr-schedule.js';
 import { RTP_CLOCK_HZ, RTP_HEADER_SIZE, writeRtpHeader } from './rtp.js';
+import { TS_PACKET_SIZE } from './ts-packet.js';
 import { parseUdpDestinationUrl } from './udp-destination-url.js';
 
 export interface ReplayOptions {
@@ -97,11 +98,9 @@ export async function replayFile(path: string, destinationUrl: string, options: 
 }
 
 async function packetLayoutOf(path: string, fileBytes: number): Promise<PacketLayout> {
-  for await (const { bytes } of readFileChunks(path, { chunkSize: LAYOUT_PROBE_BYTES })) {
-    const layout = detectPacketLayout(bytes, 0, bytes.length, bytes.length >= fileBytes);
-    if (layout) return layout;
-    break;
-  }
+  const head = await readFileHead(path, LAYOUT_PROBE_BYTES);
+  const layout = detectPacketLayout(head, 0, head.length, head.length >= fileBytes);
+  if (layout) return layout;
   throw new AdapterError('ERR_NOT_TRANSPORT_STREAM', `${path}: no MPEG-TS packets of 188, 192 or 204 bytes in its first ${Math.min(fileBytes, LAYOUT_PROBE_BYTES)} bytes`, { path });
 }
 

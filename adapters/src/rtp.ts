@@ -5,6 +5,7 @@
  * datagram in place, by index, with no allocation: the hot path of a live
  * source calls it for every datagram.
  */
+import { TS_PACKET_SIZE, TS_SYNC_BYTE } from './ts-packet.js';
 
 export const RTP_VERSION = 2;
 /** RFC 3551 table 5: MP2T. */
@@ -13,9 +14,6 @@ export const MP2T_PAYLOAD_TYPE = 33;
 export const RTP_HEADER_SIZE = 12;
 /** RFC 2250 2: MPEG-TS timestamps run at 90 kHz. */
 export const RTP_CLOCK_HZ = 90_000;
-
-const TS_PACKET_SIZE = 188;
-const TS_SYNC_BYTE = 0x47;
 
 /**
  * RFC 3550 5.1: the offset of the payload of an RTP version 2 packet, after

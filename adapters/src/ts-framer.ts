@@ -1,7 +1,8 @@
 /**
  * Whole 188-byte MPEG-TS packets out of a serial byte stream with noise in
  * it, resynchronised on the sync byte 0x47 (ISO 13818-1 2.4.3.2: every
- * packet starts with it).
+ * packet starts with it). Only 188: a serial capture device sends plain TS
+ * packets (no M2TS time stamps, no Reed-Solomon bytes).
  *
  * A lone 0x47 proves nothing (it is a common payload byte), so a packet is
  * delivered once the byte after it is a sync byte too: each packet waits for
@@ -17,10 +18,7 @@
  * packet is accepted.
  */
 import { ResyncFramer, type FrameSink, type FrameStop } from './resync-framer.js';
-
-/** A serial capture device sends plain TS packets (no M2TS time stamps, no Reed-Solomon bytes). */
-export const TS_PACKET_BYTES = 188;
-const SYNC_BYTE = 0x47;
+import { TS_PACKET_SIZE, TS_SYNC_BYTE } from './ts-packet.js';
 
 const NOT_TS = 'bytes that are not TS packets (no 0x47 sync byte)';
 const UNCONFIRMED = 'a sync byte not followed by another one 188 bytes later';
@@ -32,28 +30,28 @@ export class TsFramer extends ResyncFramer {
 
   /** The most bytes held between pushes: a packet and the next one that may realign the stream inside it. */
   override get maxPending(): number {
-    return 2 * TS_PACKET_BYTES;
+    return 2 * TS_PACKET_SIZE;
   }
 
   protected frame(b: Uint8Array, end: number, final: boolean, sink: FrameSink): FrameStop {
     let pos = 0;
     while (pos < end) {
-      if (b[pos] !== SYNC_BYTE) {
+      if (b[pos] !== TS_SYNC_BYTE) {
         this.locked = false;
-        const found = b.subarray(pos + 1, end).indexOf(SYNC_BYTE);
+        const found = b.subarray(pos + 1, end).indexOf(TS_SYNC_BYTE);
         const next = found < 0 ? end : pos + 1 + found;
         sink.noise(pos, next - pos, NOT_TS);
         pos = next;
         continue;
       }
-      const packetEnd = pos + TS_PACKET_BYTES;
+      const packetEnd = pos + TS_PACKET_SIZE;
       if (packetEnd >= end) {
-        if (!final) return { next: pos, need: TS_PACKET_BYTES + 1 };
+        if (!final) return { next: pos, need: TS_PACKET_SIZE + 1 };
         if (packetEnd > end) return { next: pos, need: 0 };
         sink.packet(pos, packetEnd);
         return { next: end, need: 0 };
       }
-      if (b[packetEnd] === SYNC_BYTE) {
+      if (b[packetEnd] === TS_SYNC_BYTE) {
         sink.packet(pos, packetEnd);
         this.locked = true;
         pos = packetEnd;
@@ -81,10 +79,10 @@ export class TsFramer extends ResyncFramer {
 
 /** The first sync byte inside the packet at `pos` that the byte 188 further on confirms; -1 for none, 'wait' when that byte has not arrived. */
 function realignment(b: Uint8Array, pos: number, end: number, final: boolean): number | 'wait' {
-  for (let q = pos + 1; q < pos + TS_PACKET_BYTES; q++) {
-    if (b[q] !== SYNC_BYTE) continue;
-    if (q + TS_PACKET_BYTES < end) {
-      if (b[q + TS_PACKET_BYTES] === SYNC_BYTE) return q;
+  for (let q = pos + 1; q < pos + TS_PACKET_SIZE; q++) {
+    if (b[q] !== TS_SYNC_BYTE) continue;
+    if (q + TS_PACKET_SIZE < end) {
+      if (b[q + TS_PACKET_SIZE] === TS_SYNC_BYTE) return q;
     } else if (!final) {
       return 'wait';
     }

@@ -20,9 +20,10 @@ import { createSocket, type Socket } from 'node:dgram';
 import type { AdapterError } from './adapter-error.js';
 import { epochNow } from './epoch-clock.js';
 import type { LiveChunk, LiveSource, LiveSourceEvent, LiveSourceEventKind, LiveSourceStats } from './live-source.js';
-import { isRtpTransportStream, rtpPayloadEnd, rtpPayloadOffset, rtpSequenceNumber } from './rtp.js';
+import { isRtpTransportStream, rtpSequenceNumber, unwrapRtp } from './rtp.js';
 import { RtpSequence } from './rtp-sequence.js';
 import { socketError } from './socket-error.js';
+import { TS_SYNC_BYTE } from './ts-packet.js';
 import { parseUdpSourceUrl, type UdpSourceAddress } from './udp-source-url.js';
 import { udpSocketDrops, udpSocketInodes } from './udp-socket-drops.js';
 
@@ -49,7 +50,6 @@ export const DEFAULT_MAX_QUEUE_DATAGRAMS = 32_768;
 export const LOSS_EVENT_INTERVAL_MS = 100;
 /** In rtp=auto, datagrams that look like neither plain TS nor RTP before plain is assumed. */
 const RTP_DETECTION_DATAGRAMS = 16;
-const TS_SYNC_BYTE = 0x47;
 const DONE: IteratorResult<LiveChunk> = { done: true, value: undefined };
 
 /**
@@ -324,19 +324,20 @@ class UdpLiveSource implements UdpSource {
   /** The payload of an RTP datagram, or the datagram itself when it is not RTP (then the demuxer resynchronises on it). */
   private unwrap(datagram: Buffer, receivedAt: number): Uint8Array {
     if (this.rtp === null && !this.detectRtp(datagram)) return datagram;
-    const start = rtpPayloadOffset(datagram);
-    if (start < 0) return datagram;
     const payloadType = datagram[1] & 0x7f;
     // A packet of another type on the port (RTCP multiplexed, say) is not part of the numbering.
+    // Checked before unwrapping, so that such a packet costs no view.
+    if (this.rtpPayloadType >= 0 && payloadType !== this.rtpPayloadType) return datagram;
+    const payload = unwrapRtp(datagram);
+    if (payload === null) return datagram;
     if (this.rtpPayloadType < 0) this.rtpPayloadType = payloadType;
-    else if (payloadType !== this.rtpPayloadType) return datagram;
     const sequenceNumber = rtpSequenceNumber(datagram);
     const lost = this.sequence.accept(sequenceNumber);
     if (lost > 0) {
       this.rtpGaps++;
       this.emit('rtp-gap', lost, this.acceptedBytes, receivedAt, `${lost} RTP packet(s) missing before sequence number ${sequenceNumber}`);
     }
-    return datagram.subarray(start, rtpPayloadEnd(datagram));
+    return payload;
   }
 
   /** rtp=auto: decides on the first datagram that is either RTP-wrapped TS or plain TS. */

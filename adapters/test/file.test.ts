@@ -5,7 +5,8 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SourceChunk } from '@klvscope/core';
-import { AdapterError, DEFAULT_CHUNK_SIZE, fileSize, readFileChunks, type ReadFileChunksOptions } from '../src/index.js';
+import { AdapterError } from '../src/adapter-error.js';
+import { DEFAULT_CHUNK_SIZE, fileSize, readFileChunks, readFileHead, type ReadFileChunksOptions } from '../src/file.js';
 
 /** Deterministic, non-repeating-looking bytes. */
 function content(length: number): Uint8Array {
@@ -175,6 +176,27 @@ describe('file adapter', () => {
       await chmod(file('secret.ts'), 0o000);
       const error = await failure(readAll(file('secret.ts')));
       expect([error.code, error.message]).to.deep.equal(['ERR_FILE_UNREADABLE', `permission denied reading ${file('secret.ts')}`]);
+    });
+  });
+
+  describe('readFileHead', () => {
+    it('gives the first bytes of a file, or all of a shorter one', async () => {
+      expect(await readFileHead(file('ten-thousand.bin'), 4096)).to.deep.equal(content(4096));
+      expect(await readFileHead(file('ten-thousand.bin'), 1024 * 1024)).to.deep.equal(content(10_000));
+      expect(await readFileHead(file('empty.bin'), 4096)).to.deep.equal(new Uint8Array(0));
+    });
+
+    it('closes the file it read', async function () {
+      if (!existsSync('/proc/self/fd')) this.skip();
+      const before = openDescriptors();
+      await readFileHead(file('ten-thousand.bin'), 100);
+      expect(openDescriptors()).to.equal(before);
+    });
+
+    it('reports missing files and directories with the same errors as reading', async () => {
+      const missing = file('missing.ts');
+      expect((await failure(readFileHead(missing, 100))).toJSON()).to.deep.equal((await failure(readAll(missing))).toJSON());
+      expect((await failure(readFileHead(file('folder'), 100))).toJSON()).to.deep.equal((await failure(readAll(file('folder')))).toJSON());
     });
   });
 

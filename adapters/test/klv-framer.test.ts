@@ -138,6 +138,20 @@ describe('KlvFramer', () => {
     ]);
   });
 
+  it('waits for a BER length cut at any byte and rejects an impossible one at once, for every first byte', () => {
+    for (let first = 0; first < 256; first++) {
+      const count = first < 0x80 ? 0 : first & 0x7f;
+      // SMPTE ST 336 6.3: no indefinite form; core reads at most 6 long-form bytes.
+      const impossible = first === 0x80 || count > 6;
+      const candidate = impossible ? bytes(...PRIVATE_KEY, first) : triplet(PRIVATE_KEY, count === 0 ? [first] : [first, ...Array<number>(count - 1).fill(0), 5], count === 0 ? first : 5);
+      const expected = impossible ? [p0, [[0, candidate.length]]] : [concat([candidate, p0]), []];
+      for (const pieces of [[concat([candidate, p0])], byteByByte(concat([candidate, p0]))]) {
+        const result = frameAll(new KlvFramer(), pieces);
+        expect([result.bytes, result.noise], `first 0x${first.toString(16)}, ${pieces.length} pieces`).to.deep.equal(expected);
+      }
+    }
+  });
+
   it('bounds the value length: 64 KiB by default, configurable up to core limit', () => {
     const big = triplet(PRIVATE_KEY, [0x83, 0x01, 0x00, 0x00], 65_536);
     expect(DEFAULT_MAX_KLV_VALUE_BYTES).to.equal(65_536);

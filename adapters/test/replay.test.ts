@@ -5,18 +5,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateTransportStream, parseFaultSpec, type GeneratorOptions } from '@klvscope/core';
-import {
-  AdapterError,
-  MP2T_PAYLOAD_TYPE,
-  openUdpSource,
-  replayFile,
-  rtpSequenceNumber,
-  rtpTimestamp,
-  type LiveChunk,
-  type ReplayOptions,
-  type ReplayStats,
-  type UdpSource,
-} from '../src/index.js';
+import { AdapterError } from '../src/adapter-error.js';
+import type { LiveChunk } from '../src/live-source.js';
+import { replayFile, type ReplayOptions, type ReplayStats } from '../src/replay.js';
+import { MP2T_PAYLOAD_TYPE, rtpSequenceNumber, rtpTimestamp } from '../src/rtp.js';
+import { openUdpSource, type UdpSource } from '../src/udp.js';
 import { rejectionOf } from '../../test-support/thrown.js';
 
 // Unicast on 127.0.0.1 only: nothing here leaves the machine (multicast: see multicast.test.ts).

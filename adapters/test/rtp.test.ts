@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import {
   MP2T_PAYLOAD_TYPE,
   RTP_HEADER_SIZE,
-  RtpSequence,
   isRtpTransportStream,
   rtpPayloadEnd,
   rtpPayloadOffset,
@@ -10,7 +9,8 @@ import {
   rtpTimestamp,
   unwrapRtp,
   wrapRtp,
-} from '../src/index.js';
+} from '../src/rtp.js';
+import { RtpSequence } from '../src/rtp-sequence.js';
 
 /** `count` 188-byte packets, each starting with the sync byte and filled with its index. */
 function tsPackets(count: number): Uint8Array {

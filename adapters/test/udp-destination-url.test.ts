@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { thrownBy } from '../../test-support/thrown.js';
-import { AdapterError, parseUdpDestinationUrl } from '../src/index.js';
+import { AdapterError } from '../src/adapter-error.js';
+import { parseUdpDestinationUrl } from '../src/udp-destination-url.js';
 
 describe('UDP destination URLs', () => {
   it('sends to a unicast address with the system TTL', () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { thrownBy } from '../../test-support/thrown.js';
-import { AdapterError, DEFAULT_RECEIVE_BUFFER_BYTES, parseUdpSourceUrl } from '../src/index.js';
+import { AdapterError } from '../src/adapter-error.js';
+import { DEFAULT_RECEIVE_BUFFER_BYTES, parseUdpSourceUrl } from '../src/udp-source-url.js';
 
 describe('UDP source URLs', () => {
   it('joins a multicast group bound to the group address, with the defaults', () => {

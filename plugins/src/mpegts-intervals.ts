@@ -4,9 +4,7 @@
  * checks emit for it.
  */
 import type { CheckContext, PointPosition, Position } from '@klvscope/core';
-import { formatMs, roundMs, type StreamTime } from './mpegts-stream-time.js';
-
-const PID_COUNT = 0x2000;
+import { formatMs, PID_COUNT, roundMs, type StreamTime } from './mpegts-stream-time.js';
 
 /**
  * The interval since the previous occurrence on each PID. The previous

@@ -4,10 +4,10 @@
  * section and PES, and the value is in `value`. Kept in an array indexed by
  * PID, which is looked up for every point (a Map costs a hash lookup each).
  */
-import { hexPid } from './mpegts-stream-time.js';
+import { hexPid, PID_COUNT } from './mpegts-stream-time.js';
 
 export class PidLabels {
-  private readonly labels: (string | undefined)[] = new Array<string | undefined>(0x2000).fill(undefined);
+  private readonly labels: (string | undefined)[] = new Array<string | undefined>(PID_COUNT).fill(undefined);
 
   /** `make` gets the PID as a number and its text (0x0100). */
   constructor(private readonly make: (pidText: string, pid: number) => string) {}

@@ -21,10 +21,9 @@ import { PCR_HZ, defineCheck, ptsMinusPcr90kHz, PTS_HZ } from '@klvscope/core';
 import * as z from 'zod/mini';
 import { DECODER_DELAY_CLAUSE } from './mpegts-clauses.js';
 import { PidLabels } from './mpegts-labels.js';
-import { formatMs, hexPid, roundMs } from './mpegts-stream-time.js';
+import { formatMs, hexPid, PID_COUNT, roundMs } from './mpegts-stream-time.js';
 
 const NULL_PID = 0x1fff;
-const PID_COUNT = 0x2000;
 
 export const mpegtsPcrPtsDrift = defineCheck({
   id: 'mpegts-pcr-pts-drift',

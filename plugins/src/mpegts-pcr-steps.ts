@@ -5,6 +5,7 @@
  * checks so that they agree on what a step is.
  */
 import { PCR_HZ, pcrDelta27MHz, type DiscontinuityObservation, type PcrObservation } from '@klvscope/core';
+import { PID_COUNT } from './mpegts-stream-time.js';
 
 export interface PcrStep {
   /** current - previous PCR value, across the 2^33 * 300 wrap, in ms (negative: backwards). */
@@ -20,8 +21,6 @@ export interface PcrStep {
   /** discontinuity_indicator set on the PCR PID in a packet after the previous PCR, up to and including this one. */
   signalled: boolean;
 }
-
-const PID_COUNT = 0x2000;
 
 /** The previous PCR of each PID, as numbers in arrays indexed by PID (this runs for every PCR, in three checks). */
 export class PcrSteps {

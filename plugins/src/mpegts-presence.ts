@@ -9,7 +9,7 @@
  * once.
  */
 import type { Position } from '@klvscope/core';
-import type { StreamTime } from './mpegts-stream-time.js';
+import { PID_COUNT, type StreamTime } from './mpegts-stream-time.js';
 
 interface Watch {
   /** Where it became expected. */
@@ -35,7 +35,7 @@ export class PresenceWatch {
   /** In the order they began, for the end of the data. */
   private readonly watches = new Map<number, Watch>();
   /** The same watches by PID: looked up for every observation, faster than the Map. */
-  private readonly byPid: (Watch | undefined)[] = new Array<Watch | undefined>(0x2000).fill(undefined);
+  private readonly byPid: (Watch | undefined)[] = new Array<Watch | undefined>(PID_COUNT).fill(undefined);
 
   constructor(
     private readonly time: StreamTime,

@@ -75,6 +75,9 @@ export function formatMs(ms: number): string {
   return `${Number(ms.toFixed(3))} ms`;
 }
 
+/** ISO 13818-1 2.4.3.2: a PID has 13 bits, so per-PID state fits in arrays this long. */
+export const PID_COUNT = 0x2000;
+
 const PID_TEXT: string[] = [];
 
 /** A PID as analyzers print it, 0x0100 (made once per PID: messages name PIDs often). */

@@ -3,6 +3,7 @@
  * it to an HTTP status and an exit code in one table); `message` is for
  * people and names every offending path; `problems` lists them one by one.
  */
+import { CodedError, type ErrorBody } from '@klvscope/core';
 
 export type RulesErrorCode =
   /** The rule set given does not fit the registered checks (unknown check, rule or setting; a value refused). HTTP 422. */
@@ -18,22 +19,22 @@ export type RulesErrorCode =
   /** A template of that name exists and replacing it was not asked for. HTTP 409. */
   | 'ERR_TEMPLATE_EXISTS';
 
-export class RulesError extends Error {
+export class RulesError extends CodedError<RulesErrorCode> {
   override readonly name: string = 'RulesError';
 
   constructor(
-    readonly code: RulesErrorCode,
+    code: RulesErrorCode,
     message: string,
     /** One line per problem, each starting with the path it is about (`checks.<id>.<rule>: ...`). */
     readonly problems: readonly string[] = [],
-    readonly details?: Readonly<Record<string, unknown>>,
+    details?: Readonly<Record<string, unknown>>,
   ) {
-    super(message);
+    super(code, message, details);
   }
 
-  /** The shape of the gateway's error body: `{ code, message, details }`, with the problems in `details`. */
-  toJSON(): { code: RulesErrorCode; message: string; details?: Readonly<Record<string, unknown>> } {
-    const details = this.problems.length > 0 ? { ...this.details, problems: this.problems } : this.details;
-    return details === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, details };
+  /** The gateway's error body, with the problems in `details`. */
+  override toJSON(): ErrorBody<RulesErrorCode> {
+    const body = super.toJSON();
+    return this.problems.length > 0 ? { ...body, details: { ...this.details, problems: this.problems } } : body;
   }
 }

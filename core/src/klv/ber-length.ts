@@ -16,16 +16,21 @@ export interface BerLength {
   readonly nonMinimal: boolean;
 }
 
+/** A {@link KlvDecodeError} of readBerLength; `truncated` when the field runs past `end`, so more bytes may complete it. */
+export interface BerLengthError extends KlvDecodeError {
+  readonly truncated?: true;
+}
+
 /** Largest long-form byte count we accept: 6 bytes keeps the length an exact integer below 2^53. */
 const MAX_LONG_FORM_BYTES = 6;
 
 /**
  * Reads a BER length at `offset`, not reading at or past `end`. Never throws:
  * a truncated field, the indefinite form or an oversized long form is returned
- * as a {@link KlvDecodeError} at the offending byte.
+ * as a {@link BerLengthError} at the offending byte.
  */
-export function readBerLength(bytes: Uint8Array, offset: number, end: number): BerLength | KlvDecodeError {
-  if (offset >= end) return klvError('BER length missing: no bytes left', offset);
+export function readBerLength(bytes: Uint8Array, offset: number, end: number): BerLength | BerLengthError {
+  if (offset >= end) return truncatedField('BER length missing: no bytes left', offset);
   const first = bytes[offset];
   // X.690 8.1.3.4: short form, bit 8 clear.
   if (first < 0x80) return { ok: true, length: first, size: 1, nonMinimal: false };
@@ -36,13 +41,17 @@ export function readBerLength(bytes: Uint8Array, offset: number, end: number): B
     return klvError(`BER long-form length of ${count} bytes is larger than supported (${MAX_LONG_FORM_BYTES})`, offset);
   }
   if (offset + 1 + count > end) {
-    return klvError(`BER length truncated: needs ${count} more bytes, ${end - offset - 1} left`, offset);
+    return truncatedField(`BER length truncated: needs ${count} more bytes, ${end - offset - 1} left`, offset);
   }
   let length = 0;
   for (let i = 1; i <= count; i++) length = length * 256 + bytes[offset + i];
   // Minimal long form: no leading zero byte, and not used for values < 128.
   const nonMinimal = length < 0x80 || bytes[offset + 1] === 0;
   return { ok: true, length, size: 1 + count, nonMinimal };
+}
+
+function truncatedField(message: string, offset: number): BerLengthError {
+  return { ...klvError(message, offset), truncated: true };
 }
 
 /** Encodes `length` in the shortest BER form (X.690 8.1.3.2 a). */

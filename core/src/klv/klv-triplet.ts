@@ -53,10 +53,10 @@ export function readKlvTriplet(bytes: Uint8Array, offset: number, end: number): 
   };
 }
 
-/** True when the four bytes at `offset` are 06 0E 2B 34. */
-export function hasUlPrefixAt(bytes: Uint8Array, offset: number): boolean {
+/** True when the four bytes at `offset` are 06 0E 2B 34, all four before `end`. */
+export function hasUlPrefixAt(bytes: Uint8Array, offset: number, end = bytes.length): boolean {
   return (
-    offset + 4 <= bytes.length &&
+    offset + 4 <= end &&
     bytes[offset] === 0x06 &&
     bytes[offset + 1] === 0x0e &&
     bytes[offset + 2] === 0x2b &&

@@ -42,9 +42,27 @@ export function getSession<S = unknown>(db: Database, id: string): SessionRow<S>
   return row && sessionFrom<S>(row);
 }
 
-/** Every session, most recently updated first. */
-export function listSessions(db: Database): SessionRow[] {
-  return selectAll(db, 'SELECT * FROM sessions ORDER BY updated_ms DESC, rowid DESC').map((row) => sessionFrom(row));
+/** Which sessions to list; the `kind` and `status` columns mirror the state, so SQL filters before any JSON is parsed. */
+export interface SessionFilter {
+  kind?: SessionKind;
+  /** Only sessions in one of these statuses. */
+  statuses?: readonly string[];
+}
+
+/** The sessions the filter lets through (every one without it), most recently updated first. */
+export function listSessions(db: Database, filter: SessionFilter = {}): SessionRow[] {
+  const conditions: string[] = [];
+  const params: Record<string, string> = {};
+  if (filter.kind !== undefined) {
+    conditions.push('kind = $kind');
+    params.$kind = filter.kind;
+  }
+  if (filter.statuses !== undefined) {
+    conditions.push(`status IN (${filter.statuses.map((_, i) => `$status${i}`).join(', ')})`);
+    filter.statuses.forEach((status, i) => (params[`$status${i}`] = status));
+  }
+  const where = conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`;
+  return selectAll(db, `SELECT * FROM sessions${where} ORDER BY updated_ms DESC, rowid DESC`, params).map((row) => sessionFrom(row));
 }
 
 export function deleteSession(db: Database, id: string): boolean {

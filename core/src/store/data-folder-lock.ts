@@ -47,10 +47,6 @@ export class DataFolderLock {
     throw lockedError(dataDir, path, 'unreadable');
   }
 
-  get released(): boolean {
-    return this.#released;
-  }
-
   /** Removes the lock file if it is still this lock's. */
   async release(): Promise<void> {
     if (this.#released) return;

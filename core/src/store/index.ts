@@ -13,7 +13,6 @@ export {
   LIVE_FOLDER,
   liveDatabasePath,
   openLiveDatabase,
-  deleteLiveDatabase,
   appendLiveRows,
   readLiveFindings,
   readLiveMetadata,
@@ -38,7 +37,7 @@ export {
   type NewIngestRun,
 } from './catalog-ingest-runs.js';
 export { listArchiveEntries, getArchiveEntry, findArchiveEntryByPath, type ArchiveEntry } from './catalog-archive.js';
-export { putSession, getSession, listSessions, deleteSession, type SessionKind, type SessionRow } from './catalog-sessions.js';
+export { putSession, getSession, listSessions, deleteSession, type SessionFilter, type SessionKind, type SessionRow } from './catalog-sessions.js';
 export { getConfigValue, setConfigValue, readConfig, deleteConfigValue } from './catalog-config.js';
 export { saveRuleTemplate, getRuleTemplate, listRuleTemplates, deleteRuleTemplate, type RuleTemplateRow } from './catalog-rule-templates.js';
 export { touchRecentSource, listRecentSources, removeRecentSource, type RecentSourceKind, type RecentSourceRow } from './catalog-recent-sources.js';

@@ -5,7 +5,6 @@
  * bounded: the oldest go once a table holds more than its limit (the
  * session's counters still count them). A save writes this session only.
  */
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Database } from 'sql.js';
 import { DatabaseFile } from './database-file.js';
@@ -44,16 +43,6 @@ export async function openLiveDatabase(dataDir: string, sessionId: string, optio
   const file = await DatabaseFile.open(liveDatabasePath(dataDir, sessionId), { label: `live session ${sessionId}`, migrations: LIVE_DATABASE_MIGRATIONS, create: options.create ?? false });
   if (!file.existed) await file.save();
   return file;
-}
-
-export async function deleteLiveDatabase(dataDir: string, sessionId: string): Promise<boolean> {
-  try {
-    await rm(liveDatabasePath(dataDir, sessionId));
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
 }
 
 /** What a live finding row needs; the rest of the finding is stored as JSON. */

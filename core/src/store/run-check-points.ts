@@ -9,6 +9,7 @@ import type { Database, SqlValue, Statement } from 'sql.js';
 import type { Point } from '../kernel/check-point.js';
 import type { Severity } from '../kernel/observations.js';
 import { execute, numberColumn, selectOne } from './sql-query.js';
+import { batchedTransactions } from './sql-transaction.js';
 
 export const CHECK_POINTS_SCHEMA = `
   CREATE TABLE check_points (
@@ -43,23 +44,19 @@ export interface CheckPointWriter {
 
 /** Writes the points of one process run under `checkKey`, replacing any stored under it before. */
 export function createCheckPointWriter(db: Database, checkKey: string): CheckPointWriter {
-  execute(db, 'DELETE FROM check_points WHERE check_key = $key', { $key: checkKey });
+  deleteCheckPoints(db, checkKey);
   const insert: Statement = db.prepare(
     `INSERT INTO check_points (check_key, check_id, n, t, "offset", packet_index, pid, value, unit, violation, severity, message, citation, type)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const counts: Record<string, number> = {};
-  let inTransaction = false;
-  let pending = 0;
+  const transactions = batchedTransactions(db, ROWS_PER_TRANSACTION);
   let closed = false;
   const row = new Array<string | number | null>(14).fill(null);
   row[0] = checkKey;
   return {
     write(point, checkId) {
-      if (!inTransaction) {
-        db.run('BEGIN');
-        inTransaction = true;
-      }
+      transactions.beforeRow();
       const n = counts[checkId] ?? 0;
       counts[checkId] = n + 1;
       row[1] = checkId;
@@ -76,21 +73,15 @@ export function createCheckPointWriter(db: Database, checkKey: string): CheckPoi
       row[12] = point.citation;
       row[13] = point.type ?? null;
       insert.run(row);
-      if (++pending >= ROWS_PER_TRANSACTION) {
-        db.run('COMMIT');
-        inTransaction = false;
-        pending = 0;
-      }
+      transactions.afterRow();
     },
     finish() {
-      if (inTransaction) db.run('COMMIT');
-      inTransaction = false;
+      transactions.commit();
       close();
       return { ...counts };
     },
     abort() {
-      if (inTransaction) db.run('ROLLBACK');
-      inTransaction = false;
+      transactions.rollback();
       close();
     },
   };

@@ -10,7 +10,7 @@ import { markRunningRunsInterrupted } from './catalog-ingest-runs.js';
 import { DataFolderLock } from './data-folder-lock.js';
 import { defaultDataDir } from './data-dir.js';
 import { DatabaseFile } from './database-file.js';
-import { deleteLiveDatabase, openLiveDatabase } from './live-session-database.js';
+import { openLiveDatabase } from './live-session-database.js';
 import { deleteRunDatabase, openRunDatabase, runDatabasePath, type RunDatabaseOptions } from './run-database.js';
 import { RunDatabaseCache, type LeaseOptions, type RunLease } from './run-database-cache.js';
 import { StoreError } from './store-error.js';
@@ -114,11 +114,6 @@ export class Store {
   openLiveDatabase(sessionId: string, options?: { create?: boolean }): Promise<DatabaseFile> {
     this.assertOpen();
     return openLiveDatabase(this.dataDir, sessionId, options);
-  }
-
-  deleteLiveDatabase(sessionId: string): Promise<boolean> {
-    this.assertOpen();
-    return deleteLiveDatabase(this.dataDir, sessionId);
   }
 
   /** Saves the catalog, closes it and releases the data folder. Run databases are their openers' to close. */

@@ -56,8 +56,8 @@ export class FileSessions {
   ) {
     this.workflowOf = typeof workflow === 'function' ? workflow : () => workflow;
     // One process owns the data folder (its lock): a session still marked active is a previous process's.
-    for (const workspace of this.list()) {
-      if (workspace.status === 'active') this.save({ ...workspace, status: 'interrupted' });
+    for (const row of listSessions(this.store.catalog.db, { kind: 'file', statuses: ['active'] })) {
+      this.save({ ...(row.state as Workspace), status: 'interrupted' });
     }
   }
 
@@ -76,9 +76,7 @@ export class FileSessions {
   }
 
   list(): Workspace[] {
-    return listSessions(this.store.catalog.db)
-      .filter((row) => row.kind === 'file')
-      .map((row) => row.state as Workspace);
+    return listSessions(this.store.catalog.db, { kind: 'file' }).map((row) => row.state as Workspace);
   }
 
   /** The report of the active session, once built. */

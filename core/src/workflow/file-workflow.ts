@@ -20,7 +20,7 @@ import { runObservations, runPipeline, type ByteSource } from '../kernel/pipelin
 import { KlvSummaryBuilder } from '../klv/klv-summary.js';
 import { createKlvAwareTsDemuxer } from '../klv/st1402-demuxer.js';
 import { InventoryBuilder } from '../ts/inventory.js';
-import { getStagePayload, putStagePayload, stagePayloadVersion, type CachedStage } from '../store/catalog-stages.js';
+import { CACHED_STAGES, getStagePayload, putStagePayload, stagePayloadVersion, type CachedStage } from '../store/catalog-stages.js';
 import { createIngestRun, finishIngestRun, getIngestRun, latestCompletedIngestRun, type IngestRunRow } from '../store/catalog-ingest-runs.js';
 import { createCheckPointWriter, deleteCheckPoints } from '../store/run-check-points.js';
 import type { RunLease } from '../store/run-database-cache.js';
@@ -59,6 +59,12 @@ export interface ReusablePayloads {
   process?: ProcessPayload;
 }
 
+/** A cached payload with the time it was stored. */
+export interface CachedPayload<T> {
+  payload: T;
+  createdMs: number;
+}
+
 export interface StageRunOptions {
   signal?: AbortSignal;
   /**
@@ -81,7 +87,7 @@ export class FileWorkflow {
   private readonly demuxerFactory: DemuxerFactory;
   private readonly now: () => number;
   /** Payloads parsed from the catalog, by file and stage, with the stored version they came from. */
-  private readonly parsedPayloads = new Map<string, { version: string; payload: unknown }>();
+  private readonly parsedPayloads = new Map<string, { version: string } & CachedPayload<unknown>>();
 
   constructor(options: FileWorkflowOptions) {
     this.store = options.store;
@@ -117,6 +123,34 @@ export class FileWorkflow {
    * read it, do not change it.
    */
   cached<T>(hash: string, stage: CachedStage): T | undefined {
+    return this.cachedWithTime<T>(hash, stage)?.payload;
+  }
+
+  /** As `cached`, with the time the payload was stored. */
+  cachedWithTime<T>(hash: string, stage: CachedStage): CachedPayload<T> | undefined {
+    const stored = this.storedPayload<T>(hash, stage);
+    if (!stored) return undefined;
+    // A cached ingest or process payload is only good while its run is still stored as completed.
+    const runId = (stored.payload as { runId?: string }).runId;
+    if (runId !== undefined && getIngestRun(this.catalog, runId)?.status !== 'completed') return undefined;
+    return stored;
+  }
+
+  /**
+   * Each cached stage's payload on its own (one may be cached while a stage
+   * before it is not) and the first stage to run, from one read of each.
+   */
+  cacheState(hash: string): { cachedStages: CachedStage[]; firstStageToRun: WorkflowStage } {
+    const cached: ReusablePayloads = {
+      analyze: this.cached<AnalyzePayload>(hash, 'analyze'),
+      ingest: this.cached<IngestPayload>(hash, 'ingest'),
+      process: this.cached<ProcessPayload>(hash, 'process'),
+    };
+    return { cachedStages: CACHED_STAGES.filter((stage) => cached[stage] !== undefined), firstStageToRun: firstStageToRunOf(reusableOf(cached)) };
+  }
+
+  /** The payload stored under the current key, its run not checked. */
+  private storedPayload<T>(hash: string, stage: CachedStage): CachedPayload<T> | undefined {
     const key = stageKey(this.key, stage);
     const version = stagePayloadVersion(this.catalog, hash, stage, key);
     if (version === undefined) return undefined;
@@ -125,16 +159,13 @@ export class FileWorkflow {
     if (parsed?.version !== version) {
       const row = getStagePayload(this.catalog, hash, stage, key);
       if (!row) return undefined;
-      parsed = { version, payload: row.payload };
+      parsed = { version, payload: row.payload, createdMs: row.createdMs };
       this.parsedPayloads.delete(memo);
       this.parsedPayloads.set(memo, parsed);
       // Bounded: the least recently parsed go first.
       if (this.parsedPayloads.size > MAX_PARSED_PAYLOADS) this.parsedPayloads.delete(this.parsedPayloads.keys().next().value as string);
     }
-    // A cached ingest or process payload is only good while its run is still stored as completed.
-    const runId = (parsed.payload as { runId?: string }).runId;
-    if (runId !== undefined && getIngestRun(this.catalog, runId)?.status !== 'completed') return undefined;
-    return parsed.payload as T;
+    return { payload: parsed.payload as T, createdMs: parsed.createdMs };
   }
 
   /** `analyze`: inventory and KLV summary from one pass over the file. */
@@ -244,8 +275,7 @@ export class FileWorkflow {
 
   /** The first stage that cannot be reused for the file under the current key ('report' when all can). */
   firstStageToRun(hash: string): WorkflowStage {
-    const reusable = this.reusablePayloads(hash);
-    return !reusable.analyze ? 'analyze' : !reusable.ingest ? 'ingest' : !reusable.process ? 'process' : 'report';
+    return firstStageToRunOf(this.reusablePayloads(hash));
   }
 
   /**
@@ -256,11 +286,10 @@ export class FileWorkflow {
    */
   reusablePayloads(hash: string): ReusablePayloads {
     const analyze = this.cached<AnalyzePayload>(hash, 'analyze');
-    if (!analyze) return {};
-    const ingest = this.cached<IngestPayload>(hash, 'ingest');
-    if (!ingest) return { analyze };
-    const process = this.cached<ProcessPayload>(hash, 'process');
-    return process && process.runId === ingest.runId ? { analyze, ingest, process } : { analyze, ingest };
+    const ingest = analyze && this.cached<IngestPayload>(hash, 'ingest');
+    // Its run is not looked up again: a process is reused only for the ingest's run, just found completed.
+    const process = ingest && this.storedPayload<ProcessPayload>(hash, 'process')?.payload;
+    return reusableOf({ analyze, ingest, process });
   }
 
   /** One stage for the file: its cached payload when reusable, else run now (the stages before it must be done). */
@@ -283,6 +312,12 @@ export class FileWorkflow {
   /** The report from the cached analyze and process payloads; ERR_STAGE_NOT_READY before them. */
   reportOf(file: { hash: string; path: string }): ReportPayload {
     return this.reportFrom(file, this.reusablePayloads(file.hash));
+  }
+
+  /** The report when every stage before it is reusable, else null: one pass where firstStageToRun then reportOf make two. */
+  reportIfReady(file: { hash: string; path: string }): ReportPayload | null {
+    const reusable = this.reusablePayloads(file.hash);
+    return firstStageToRunOf(reusable) === 'report' ? this.reportFrom(file, reusable) : null;
   }
 
   private reportFrom(file: { hash: string; path: string }, reusable: ReusablePayloads): ReportPayload {
@@ -350,6 +385,18 @@ export class FileWorkflow {
     await this.store.saveCatalog();
     await this.store.deleteRunDatabase(run.id);
   }
+}
+
+/** The cached payloads in stage order up to the first missing one; a process cached for another run than the ingest's is stale. */
+function reusableOf({ analyze, ingest, process }: ReusablePayloads): ReusablePayloads {
+  if (!analyze) return {};
+  if (!ingest) return { analyze };
+  return process && process.runId === ingest.runId ? { analyze, ingest, process } : { analyze, ingest };
+}
+
+/** The first stage that cannot be reused ('report' when all can). */
+function firstStageToRunOf(reusable: ReusablePayloads): WorkflowStage {
+  return !reusable.analyze ? 'analyze' : !reusable.ingest ? 'ingest' : !reusable.process ? 'process' : 'report';
 }
 
 /** The `count` most severe points, in emission order among equals. */

@@ -40,6 +40,19 @@ describe('BER length (SMPTE 336 / X.690 8.1.3)', () => {
     expect(readBerLength(bytes(0x87, 1, 1, 1, 1, 1, 1, 1), 0, 8)).to.deep.include({ ok: false, byteOffset: 0 });
   });
 
+  it('marks only a field that runs past the end as truncated, for every first byte and every end', () => {
+    for (let first = 0; first < 256; first++) {
+      const count = first < 0x80 ? 0 : first & 0x7f;
+      const impossible = first === 0x80 || count > 6;
+      for (let end = 1; end <= 8; end++) {
+        const r = readBerLength(bytes(0x00, first, 0, 0, 0, 0, 0, 1), 1, end);
+        const expected = end === 1 ? 'truncated' : impossible ? 'bad' : 2 + count > end ? 'truncated' : 'ok';
+        const outcome = r.ok ? 'ok' : r.truncated === true ? 'truncated' : 'bad';
+        expect(outcome, `first 0x${first.toString(16)}, end ${end}`).to.equal(expected);
+      }
+    }
+  });
+
   it('encodes the shortest form for each length', () => {
     expect(Array.from(encodeBerLength(0))).to.deep.equal([0x00]);
     expect(Array.from(encodeBerLength(127))).to.deep.equal([0x7f]);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { fixtureOrSkip } from '../../../test-support/fixtures.js';
 import { hexToBytes } from '../../src/klv/hex.js';
-import { findNextKeyStart, readKlvTriplet, scanKlvStream } from '../../src/klv/klv-triplet.js';
+import { findNextKeyStart, hasUlPrefixAt, readKlvTriplet, scanKlvStream } from '../../src/klv/klv-triplet.js';
 
 const KEY = '060e2b34020b01010e01030101000000';
 
@@ -45,6 +45,14 @@ describe('KLV triplets and stream resynchronisation', () => {
     const bytes = hexToBytes(`0102060e2b${KEY}00`)!;
     expect(findNextKeyStart(bytes, 0, bytes.length)).to.equal(5);
     expect(findNextKeyStart(bytes, 6, bytes.length)).to.equal(-1);
+  });
+
+  it('sees a universal label prefix only when all four bytes lie before the end given', () => {
+    const bytes = hexToBytes(`ff${KEY.slice(0, 8)}`)!;
+    expect(hasUlPrefixAt(bytes, 1)).to.equal(true);
+    expect(hasUlPrefixAt(bytes, 1, 5)).to.equal(true);
+    expect(hasUlPrefixAt(bytes, 1, 4)).to.equal(false);
+    expect(hasUlPrefixAt(bytes, 0)).to.equal(false);
   });
 
   it('splits a stream with garbage between triplets and reports each skipped stretch once', () => {

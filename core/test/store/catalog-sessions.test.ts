@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { deleteSession, getSession, listSessions, putSession, type SessionRow } from '../../src/store/catalog-sessions.js';
+import { deleteSession, getSession, listSessions, putSession, type SessionFilter, type SessionRow } from '../../src/store/catalog-sessions.js';
 import { useCatalogInMemory } from './catalog-in-memory.js';
 
 describe('catalog sessions', () => {
@@ -20,5 +20,19 @@ describe('catalog sessions', () => {
     expect(deleteSession(catalog.db, 's2')).to.be.true;
     expect(deleteSession(catalog.db, 's2')).to.be.false;
     expect(getSession(catalog.db, 's2')).to.be.undefined;
+  });
+
+  it('lists only the sessions of a kind and statuses, keeping the order', () => {
+    putSession(catalog.db, fileSession);
+    putSession(catalog.db, { ...fileSession, id: 's2', status: 'stopped', updatedMs: 2 });
+    putSession(catalog.db, { ...fileSession, id: 's3', updatedMs: 3 });
+    putSession(catalog.db, { ...fileSession, id: 's4', kind: 'live', source: 'udp://239.1.1.1:5000', status: 'receiving', updatedMs: 4 });
+    const ids = (filter: SessionFilter): string[] => listSessions(catalog.db, filter).map((session) => session.id);
+    expect(ids({ kind: 'file' })).to.deep.equal(['s3', 's2', 's1']);
+    expect(ids({ kind: 'file', statuses: ['active'] })).to.deep.equal(['s3', 's1']);
+    expect(ids({ statuses: ['receiving', 'stopped'] })).to.deep.equal(['s4', 's2']);
+    expect(ids({ kind: 'live', statuses: ['active'] })).to.deep.equal([]);
+    expect(ids({ statuses: [] })).to.deep.equal([]);
+    expect(ids({})).to.deep.equal(['s4', 's3', 's2', 's1']);
   });
 });

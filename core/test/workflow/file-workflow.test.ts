@@ -9,6 +9,8 @@ import { runPipeline } from '../../src/kernel/pipeline.js';
 import { createKlvAwareTsDemuxer } from '../../src/klv/st1402-demuxer.js';
 import { generateTransportStream, parseFaultSpec } from '../../src/gen/index.js';
 import { getIngestRun, listIngestRuns } from '../../src/store/catalog-ingest-runs.js';
+import { getStagePayload } from '../../src/store/catalog-stages.js';
+import { stageKey } from '../../src/workflow/compatibility-key.js';
 import { Store } from '../../src/store/store.js';
 import { FileWorkflow } from '../../src/workflow/file-workflow.js';
 import { JobQueue } from '../../src/workflow/job-queue.js';
@@ -193,6 +195,25 @@ describe('FileWorkflow', function () {
         error = caught;
       }
       expect(error).to.be.instanceOf(WorkflowError).with.property('code', 'ERR_STAGE_NOT_READY');
+    });
+  });
+
+  it('lists a process cached for an older run as cached but runs it next, with no report until then', async () => {
+    const path = await writeStream('k.ts', ['pcr-gap@2']);
+    await withStore(async (store) => {
+      const workflow = new FileWorkflow({ store, files, checks: [pcrGaps] });
+      const done = await workflow.inspect(path);
+      const file = { hash: done.fileHash, path: done.path };
+      expect(workflow.cacheState(file.hash)).to.deep.equal({ cachedStages: ['analyze', 'ingest', 'process'], firstStageToRun: 'report' });
+      expect(workflow.reportIfReady(file)).to.deep.equal(done.report);
+      const stored = getStagePayload(store.catalog.db, file.hash, 'process', stageKey(workflow.key, 'process'));
+      expect(workflow.cachedWithTime(file.hash, 'process')).to.deep.equal({ payload: stored?.payload, createdMs: stored?.createdMs });
+
+      await workflow.ingest(await workflow.identify(path));
+      expect(workflow.cacheState(file.hash)).to.deep.equal({ cachedStages: ['analyze', 'ingest', 'process'], firstStageToRun: 'process' });
+      expect(workflow.firstStageToRun(file.hash)).to.equal('process');
+      expect(workflow.reusablePayloads(file.hash)).to.have.all.keys('analyze', 'ingest');
+      expect(workflow.reportIfReady(file)).to.equal(null);
     });
   });
 

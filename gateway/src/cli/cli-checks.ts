@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { AnyCheck } from '@klvscope/core';
 import { BUILT_IN_CHECKS } from '@klvscope/plugins';
 import { resolveRuleSet, type RuleSet, type RuleSetInput } from '@klvscope/rules';
-import { loadCliConfig } from '../config/cli-config.js';
+import { loadCliConfig, type CliConfig } from '../config/cli-config.js';
 import { GatewayError } from '../gateway-error.js';
 import { loadCheckModules } from '../plugins/check-module-loader.js';
 
@@ -45,10 +45,15 @@ function mergeRuleInputs(base: RuleSetInput, over: RuleSetInput): RuleSetInput {
   return { ...base, ...over, shared: { ...(base.shared ?? {}), ...(over.shared ?? {}) }, checks };
 }
 
-export async function loadCliChecks(options: RuleOptions): Promise<CliChecks> {
-  const config = await loadCliConfig(options.config);
+/** The configuration file and every check it makes available: the built-in ones, then its check modules. */
+export async function loadConfiguredChecks(configPath: string | undefined): Promise<{ config: CliConfig; checks: AnyCheck[] }> {
+  const config = await loadCliConfig(configPath);
   const plugins = await loadCheckModules(config.plugins, config.baseDir, BUILT_IN_CHECKS);
-  const checks = [...BUILT_IN_CHECKS, ...plugins];
+  return { config, checks: [...BUILT_IN_CHECKS, ...plugins] };
+}
+
+export async function loadCliChecks(options: RuleOptions): Promise<CliChecks> {
+  const { config, checks } = await loadConfiguredChecks(options.config);
   const fromConfig = (config.rules ?? {}) as RuleSetInput;
   const input = options.rules ? mergeRuleInputs(fromConfig, await readRulesFile(options.rules)) : fromConfig;
   const { ruleSet, slices, enabledCheckIds } = resolveRuleSet(checks, input, { profile: options.profile ?? config.profile });

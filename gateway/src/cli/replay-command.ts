@@ -7,6 +7,7 @@
  * Exit code 1 when no datagram could be sent at all.
  */
 import { AdapterError, MAX_PACKETS_PER_DATAGRAM, replayFile, type ReplayProgress, type ReplayStats } from '@klvscope/adapters';
+import { count } from './inventory-text.js';
 import { UsageError } from './usage-error.js';
 
 export interface ReplayCliOptions {
@@ -80,11 +81,11 @@ function megabits(bytes: number, ms: number): string {
 function summary(file: string, url: string, stats: ReplayStats): string {
   let text =
     `${stats.aborted ? 'stopped replaying' : 'replayed'} ${file} to ${url}: ` +
-    `${stats.datagrams.toLocaleString('en-US')} datagrams (${stats.packets.toLocaleString('en-US')} packets, ${(stats.bytes / 1e6).toFixed(1)} MB) ` +
+    `${count(stats.datagrams)} datagrams (${count(stats.packets)} packets, ${(stats.bytes / 1e6).toFixed(1)} MB) ` +
     `in ${(stats.durationMs / 1000).toFixed(1)} s (${megabits(stats.bytes, stats.durationMs)} Mb/s)`;
   if (stats.loops > 0) text += `, ${stats.loops} loop${stats.loops === 1 ? '' : 's'}`;
   text += `, max lateness ${stats.maxLatenessMs.toFixed(1)} ms`;
-  if (stats.sendErrors > 0) text += `\n  ${stats.sendErrors.toLocaleString('en-US')} datagrams not sent: the system refused them (last: ${stats.lastSendError ?? 'unknown'})`;
+  if (stats.sendErrors > 0) text += `\n  ${count(stats.sendErrors)} datagrams not sent: the system refused them (last: ${stats.lastSendError ?? 'unknown'})`;
   return text;
 }
 

@@ -5,12 +5,10 @@
  * released), and exits 0. A second signal exits at once.
  */
 import { defaultDataDir } from '@klvscope/core';
-import { BUILT_IN_CHECKS } from '@klvscope/plugins';
-import { loadCliConfig } from '../config/cli-config.js';
-import { loadCheckModules } from '../plugins/check-module-loader.js';
 import { API_KEY_ENV } from '../inspection/api-key.js';
 import { startInspectionServer, type RunningInspectionServer } from '../inspection/inspection-server.js';
 import { DEFAULT_PORT, PORT_ENV } from '../inspection/service-address.js';
+import { loadConfiguredChecks } from './cli-checks.js';
 import { UsageError } from './usage-error.js';
 
 export interface ServeOptions {
@@ -25,8 +23,7 @@ export async function runServe(options: ServeOptions, env: NodeJS.ProcessEnv = p
   const port = parsePort(options.port, env);
   const dataDir = options.dataDir ?? defaultDataDir(env);
   // The configured check modules join the built-in checks, as for `inspect`.
-  const config = await loadCliConfig(options.config);
-  const checks = [...BUILT_IN_CHECKS, ...(await loadCheckModules(config.plugins, config.baseDir, BUILT_IN_CHECKS))];
+  const { checks } = await loadConfiguredChecks(options.config);
   const server = await startInspectionServer({ dataDir, host: options.host, port, env, checks });
   process.stdout.write(banner(server));
   await untilStopped(server);

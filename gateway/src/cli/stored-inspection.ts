@@ -5,7 +5,7 @@
  * re-hashed); the command says which stages it reused and which it ran.
  */
 import { FileWorkflow, Store, defaultDataDir, readCheckPoints, type InspectionResult, type Point, type ProgressPhase } from '@klvscope/core';
-import { fileSize, readFileChunks } from '@klvscope/adapters';
+import { fileSources } from '../inspection/file-sources.js';
 import type { CliChecks } from './cli-checks.js';
 import { startProgress, type Progress } from './progress.js';
 import { UsageError } from './usage-error.js';
@@ -30,7 +30,7 @@ export async function inspectWithStore(path: string, dataDir: string | true, loa
     const loaded = checks.value;
     const workflow = new FileWorkflow({
       store,
-      files: { size: fileSize, open: (file, { signal }) => readFileChunks(file, { signal }) },
+      files: fileSources,
       checks: loaded.checks,
       rules: loaded.rules,
     });

@@ -88,7 +88,7 @@ export async function runWatch(options: WatchOptions, env: NodeJS.ProcessEnv = p
 }
 
 /** `12:03:04.567  error    mpegts-errors  pid 0x0100  packet 1234  t 12.345 s  continuity error ...` */
-export function findingLine(finding: LiveFinding): string {
+function findingLine(finding: LiveFinding): string {
   const time = new Date(finding.receivedAt ?? finding.emittedAt).toISOString().slice(11, 23);
   const where = [
     finding.pid >= 0 ? `pid 0x${finding.pid.toString(16).padStart(4, '0')}` : null,

@@ -19,7 +19,7 @@ import type { Dirent, Stats } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
 import { AdapterError } from '@klvscope/adapters';
-import { confineToRoots, type ConfinedPath } from './browse-roots.js';
+import { confineToResolvedRoots, type ConfinedPath, type ResolvedRoots } from './browse-roots.js';
 import { InspectionError } from './inspection-error.js';
 
 /** The most entries one answer lists (`truncated` says when there were more). */
@@ -60,7 +60,7 @@ export interface BrowseOptions {
 // Numeric, case-insensitive: "rec2.ts" before "rec10.ts", as file managers sort.
 const byName = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
-export async function listBrowseEntries(folder: ConfinedPath, roots: readonly string[], options: BrowseOptions = {}): Promise<BrowseListing> {
+export async function listBrowseEntries(folder: ConfinedPath, roots: ResolvedRoots, options: BrowseOptions = {}): Promise<BrowseListing> {
   const dirents = await readFolder(folder.path);
   const visible = options.showHidden === true ? dirents : dirents.filter((dirent) => !dirent.name.startsWith('.'));
   const entries = (await Promise.all(visible.map((dirent) => describeEntry(folder.path, dirent.name, roots)))).filter((entry) => entry !== null);
@@ -90,14 +90,14 @@ async function readFolder(path: string): Promise<Dirent[]> {
 }
 
 /** The entry as listed, or null when it is not listed (a link out of the roots or to nothing, a special file, gone meanwhile). */
-async function describeEntry(folder: string, name: string, roots: readonly string[]): Promise<BrowseEntry | null> {
+async function describeEntry(folder: string, name: string, roots: ResolvedRoots): Promise<BrowseEntry | null> {
   const path = join(folder, name);
   let info: Stats;
   try {
     info = await lstat(path);
     if (info.isSymbolicLink()) {
-      // confineToRoots refuses (throws) before anything of a target outside the roots is read.
-      const target = await confineToRoots(path, roots, { in: 'body', field: 'path' });
+      // Confinement refuses (throws) before anything of a target outside the roots is read.
+      const target = await confineToResolvedRoots(path, roots, { in: 'body', field: 'path' });
       info = await stat(target.path);
     }
   } catch {

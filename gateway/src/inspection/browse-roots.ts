@@ -20,17 +20,41 @@ export interface ConfinedPath {
   root: string;
 }
 
+/** Where a path came from, for a 400 that names the field. */
+export type PathField = Pick<FieldProblem, 'in' | 'field'>;
+
+/**
+ * The configured roots, each resolved when a path first reaches it and then
+ * remembered: a listing confines every link among its entries against the
+ * same roots. Resolved in order and on demand, as one confinement alone
+ * would: a root after the one a path lies in is never resolved, so an
+ * unreadable root fails only the paths that reach it.
+ */
+export class ResolvedRoots {
+  private readonly resolving: Array<Promise<string> | undefined> = [];
+
+  constructor(readonly configured: readonly string[]) {}
+
+  resolved(index: number): Promise<string> {
+    return (this.resolving[index] ??= realpathOfDeepestExisting(resolve(this.configured[index])));
+  }
+}
+
 /**
  * `requested` resolved inside one of `roots`. A path that does not exist
  * resolves through its deepest existing folder, so "not found" is only said
  * of paths inside a root (ERR_FILE_NOT_FOUND); anything outside is
  * ERR_FILE_OUTSIDE_ROOTS, whether it exists or not.
  */
-export async function confineToRoots(
+export async function confineToRoots(requested: string, roots: readonly string[], field?: PathField): Promise<ConfinedPath> {
+  return confineToResolvedRoots(requested, new ResolvedRoots(roots), field);
+}
+
+/** As confineToRoots, against roots resolved once for several paths. */
+export async function confineToResolvedRoots(
   requested: string,
-  roots: readonly string[],
-  /** Where the path came from, for a 400 that names the field. */
-  field: Pick<FieldProblem, 'in' | 'field'> = { in: 'body', field: 'filePath' },
+  roots: ResolvedRoots,
+  field: PathField = { in: 'body', field: 'filePath' },
 ): Promise<ConfinedPath> {
   const invalid = (message: string): InspectionError => invalidFields([{ ...field, message }]);
   if (requested.includes('\0')) throw invalid('a path cannot contain a NUL byte');
@@ -38,11 +62,11 @@ export async function confineToRoots(
   if (requested.length > MAX_PATH_LENGTH) throw invalid(`a path is at most ${MAX_PATH_LENGTH} characters`);
   if (!isAbsolute(requested)) throw invalid('the path must be absolute');
   const path = await realpathOfDeepestExisting(resolve(requested));
-  for (const root of roots) {
-    const resolvedRoot = await realpathOfDeepestExisting(resolve(root));
+  for (let index = 0; index < roots.configured.length; index++) {
+    const resolvedRoot = await roots.resolved(index);
     if (isInside(path, resolvedRoot)) return { path, root: resolvedRoot };
   }
-  throw new InspectionError('ERR_FILE_OUTSIDE_ROOTS', `${requested} is outside the browse roots`, { path: requested, roots: [...roots] });
+  throw new InspectionError('ERR_FILE_OUTSIDE_ROOTS', `${requested} is outside the browse roots`, { path: requested, roots: [...roots.configured] });
 }
 
 function isInside(path: string, root: string): boolean {

@@ -6,13 +6,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { InspectionError } from './inspection-error.js';
-import { hostOfHostHeader, isLoopbackHost } from './loopback-host.js';
+import { isAllowedHostHeader } from './loopback-host.js';
 
 export function installHostHeaderGuard(app: FastifyInstance): void {
   app.addHook('onRequest', (request, _reply, done) => {
     const header = request.headers.host;
-    // HTTP/1.0 may send no Host: nothing names another site then.
-    if (header === undefined || header === '' || isLoopbackHost(hostOfHostHeader(header))) return done();
+    if (isAllowedHostHeader(header)) return done();
     done(new InspectionError('ERR_HOST_HEADER_REFUSED', `the Host header '${header}' does not name the loopback interface: use 127.0.0.1, [::1] or localhost`, { host: header }));
   });
 }

@@ -11,11 +11,12 @@
  * and sessions there, so the store flushes what they wrote last).
  */
 import { FileSessions, JobQueue, type AnyCheck, type FileSourceOpener, type Logger, type Store } from '@klvscope/core';
-import { fileSize, openLiveSource, readFileChunks, type LiveSource } from '@klvscope/adapters';
+import { openLiveSource, type LiveSource } from '@klvscope/adapters';
 import { BUILT_IN_CHECKS } from '@klvscope/plugins';
 import { LicenceState } from '../licence/index.js';
 import { LiveSessions } from '../live/live-sessions.js';
 import type { ApiKeySource } from './api-key.js';
+import { fileSources } from './file-sources.js';
 import { InspectionRules } from './inspection-rules.js';
 import { PlaybackTokens } from './playback-tokens.js';
 import { InspectionSettings, type Settings } from './inspection-settings.js';
@@ -66,11 +67,6 @@ export interface InspectionDepsInput {
   /** Opens a live source URL; default the adapters' (UDP, multicast, serial). */
   openLiveSource?: (url: string) => Promise<LiveSource>;
 }
-
-export const fileSources: FileSourceOpener = {
-  size: fileSize,
-  open: (path, { signal }) => readFileChunks(path, { signal }),
-};
 
 export async function createInspectionDeps(input: InspectionDepsInput): Promise<InspectionDeps> {
   const clock = input.clock ?? Date.now;

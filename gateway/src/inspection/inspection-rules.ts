@@ -8,7 +8,7 @@
 import { FileWorkflow, getConfigValue, setConfigValue, type AnyCheck, type FileSourceOpener, type Store } from '@klvscope/core';
 import { CatalogTemplateStore, resolveRuleSet, type ResolvedRules, type RuleSetInput } from '@klvscope/rules';
 
-export const CURRENT_RULES_CONFIG_KEY = 'rules.current';
+const CURRENT_RULES_CONFIG_KEY = 'rules.current';
 
 export class InspectionRules {
   readonly templates: CatalogTemplateStore;

@@ -22,7 +22,7 @@ import type { InspectionRoute, RouteModule } from './inspection-route.js';
 import { INSPECTION_ROUTE_MODULES } from './inspection-routes.js';
 import type { Settings } from './inspection-settings.js';
 import { assertLoopbackHost, DEFAULT_HOST, IPV6_LOOPBACK } from './loopback-host.js';
-import { registerRoutes } from './route-registration.js';
+import { mountedRoutesOf, registerRoutes } from './route-registration.js';
 import { API_PREFIX, DEFAULT_PORT } from './service-address.js';
 import { serviceLogger } from './service-logger.js';
 import { createLiveChannel, type LiveChannel } from '../live/live-channel.js';
@@ -82,7 +82,6 @@ interface ServerRuntime {
   handler: RequestListener;
   /** The listeners beside Fastify's own server (::1). */
   extraServers: Server[];
-  routes: readonly InspectionRoute[];
   /** The live-findings channel (tRPC over WebSocket), on every listener. */
   liveChannel: LiveChannel;
 }
@@ -117,7 +116,7 @@ export async function createInspectionServer(options: InspectionServerOptions = 
     const routes = [...INSPECTION_ROUTE_MODULES, ...(options.routes ?? [])].flatMap((module) => module(deps));
     const liveChannel = createLiveChannel(deps.live, apiKey.value);
     liveChannel.attach(app.server);
-    const runtime: ServerRuntime = { deps, handler: handler as RequestListener, extraServers: [], routes, liveChannel };
+    const runtime: ServerRuntime = { deps, handler: handler as RequestListener, extraServers: [], liveChannel };
     runtimes.set(app, runtime);
 
     let closing = false;
@@ -161,7 +160,7 @@ export async function createInspectionServer(options: InspectionServerOptions = 
 
 /** The routes a server mounted, as data: for the OpenAPI document and for tests that go through every route. */
 export function inspectionRoutesOf(app: FastifyInstance): readonly InspectionRoute[] {
-  return runtimes.get(app)?.routes ?? [];
+  return mountedRoutesOf(app);
 }
 
 /** Checks the host, builds the server and listens. */

@@ -54,6 +54,8 @@ export function defaultSettings(home: string = homedir()): Settings {
 
 export class InspectionSettings {
   private overrides: JsonObject;
+  /** The effective settings, parsed once per change: every file request and playback token reads them. Shared: read, never change. */
+  private effective: Settings | undefined;
 
   constructor(
     private readonly store: Store,
@@ -66,7 +68,8 @@ export class InspectionSettings {
 
   /** The effective settings: defaults with the user's changes. */
   current(): Settings {
-    return settingsSchema.parse(applyMergePatch(this.defaults, this.overrides));
+    // Parsed on first use, not in the constructor: defaults that do not fit still fail here, where they always did.
+    return (this.effective ??= settingsSchema.parse(applyMergePatch(this.defaults, this.overrides)));
   }
 
   /** Only what the user changed. */
@@ -80,6 +83,7 @@ export class InspectionSettings {
     const parsed = z.safeParse(settingsSchema, applyMergePatch(this.defaults, overrides));
     if (!parsed.success) throw invalidFields(parsed.error.issues.flatMap((issue) => fieldProblems('body', issue)));
     this.overrides = overrides;
+    this.effective = parsed.data;
     const db = this.store.catalog.db;
     if (Object.keys(overrides).length === 0) deleteConfigValue(db, SETTINGS_CONFIG_KEY);
     else setConfigValue(db, SETTINGS_CONFIG_KEY, overrides, Date.now());

@@ -9,7 +9,7 @@ import type { Logger } from '@klvscope/core';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { LicenceState, LicenceStatusReport } from '../licence/index.js';
 
-export const LICENCE_HEADER = 'x-klvscope-licence';
+const LICENCE_HEADER = 'x-klvscope-licence';
 
 /** The licence state of each server with the header installed, for replies sent outside its hooks. */
 const licenceOfServer = new WeakMap<FastifyInstance, LicenceState>();
@@ -23,7 +23,7 @@ const licenceOfServer = new WeakMap<FastifyInstance, LicenceState>();
 export function installLicenceHeader(app: FastifyInstance, licence: LicenceState): void {
   licenceOfServer.set(app, licence);
   app.addHook('onSend', (_request, reply, payload, done) => {
-    void reply.header(LICENCE_HEADER, licence.licenceStatus().mode);
+    void reply.header(LICENCE_HEADER, licence.mode());
     done(null, payload);
   });
 }
@@ -34,7 +34,7 @@ export function installLicenceHeader(app: FastifyInstance, licence: LicenceState
  */
 export function setLicenceHeader(reply: FastifyReply): void {
   const licence = licenceOfServer.get(reply.server);
-  if (licence !== undefined) void reply.header(LICENCE_HEADER, licence.licenceStatus().mode);
+  if (licence !== undefined) void reply.header(LICENCE_HEADER, licence.mode());
 }
 
 /** One line: the mode and why; `warn` in demo mode, so an unlicensed service shows in a quiet log. */

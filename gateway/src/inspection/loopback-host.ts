@@ -35,6 +35,11 @@ export function assertLoopbackHost(host: string): void {
   }
 }
 
+/** A Host header the service answers: one naming loopback, or none (HTTP/1.0 may send none, and then nothing names another site). */
+export function isAllowedHostHeader(header: string | undefined): boolean {
+  return header === undefined || header === '' || isLoopbackHost(hostOfHostHeader(header));
+}
+
 /** The host part of a Host header (`127.0.0.1:38180`, `[::1]:38180`, `localhost`). */
 export function hostOfHostHeader(header: string): string {
   const bracketed = /^\[([^\]]*)\](?::\d*)?$/.exec(header);

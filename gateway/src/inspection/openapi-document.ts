@@ -11,7 +11,7 @@ import type { $ZodType } from 'zod/v4/core';
 import type { InspectionRoute } from './inspection-route.js';
 
 /** The routes the document describes: the automation and export subset. */
-export function isAutomationRoute(route: Pick<InspectionRoute, 'path'>): boolean {
+function isAutomationRoute(route: Pick<InspectionRoute, 'path'>): boolean {
   return route.path.startsWith('/automation/');
 }
 

@@ -1,13 +1,12 @@
 /** The licence module's entry: what the inspection service and the CLI use. */
 export { LicenceError, type LicenceErrorCode } from './licence-error.js';
-export { LICENCE_FORMAT_VERSION, FEATURE_PATTERN, MAX_FEATURES, MAX_LICENSEE_LENGTH, checkLicencePayload, type LicencePayload, type PayloadCheck } from './licence-payload.js';
-export { TOKEN_PREFIX, MAX_TOKEN_LENGTH, issueLicence, verifyLicence, type LicenceExpectation, type LicenceStatus, type LicenceVerdict } from './licence-token.js';
+export { LICENCE_FORMAT_VERSION, type LicencePayload, type PayloadCheck } from './licence-payload.js';
+export { MAX_TOKEN_LENGTH, issueLicence, verifyLicence, type LicenceExpectation, type LicenceStatus, type LicenceVerdict } from './licence-token.js';
 export { expiryAfterDays, expiryFromText } from './licence-expiry.js';
 export { NODE_ID_FILE_NAME, NODE_ID_PATTERN, generateNodeId, isNodeId, loadNodeId } from './node-identity.js';
 export { generateVendorKeyPair, parseVendorPrivateKey, parseVendorPublicKey, publicKeyFingerprint, type VendorKeyPairPem } from './vendor-keys.js';
 export { BUILT_IN_VENDOR_PUBLIC_KEY_PEM, loadVendorPublicKey, readKeyFile, type VendorPublicKey } from './vendor-public-key.js';
 export {
-  DEMO_MODE_SUMMARY,
   LICENCE_FILE_NAME,
   LicenceState,
   type LicenceDetails,

@@ -11,9 +11,9 @@ import { NODE_ID_PATTERN } from './node-identity.js';
 export const LICENCE_FORMAT_VERSION = 1;
 
 /** Lower-case names such as `live`, `export.ndjson`: stable identifiers, not prose. */
-export const FEATURE_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
-export const MAX_FEATURES = 64;
-export const MAX_LICENSEE_LENGTH = 200;
+const FEATURE_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+const MAX_FEATURES = 64;
+const MAX_LICENSEE_LENGTH = 200;
 
 const licensee = z.string().check(
   z.minLength(1),

@@ -10,7 +10,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeOrphanedTemporaries, systemClock, writeFileAtomic, type WallClock } from '@klvscope/core';
 import { LicenceError } from './licence-error.js';
-import { checkLicenceToken, licenceVerdictAt, type LicenceStatus, type LicenceVerdict, type TokenCheck } from './licence-token.js';
+import { checkLicenceToken, hasExpired, licenceVerdictAt, type LicenceStatus, type LicenceVerdict, type TokenCheck } from './licence-token.js';
 import { loadNodeId } from './node-identity.js';
 import { loadVendorPublicKey, type VendorPublicKey } from './vendor-public-key.js';
 
@@ -19,7 +19,7 @@ export const LICENCE_FILE_NAME = 'licence.token';
 /** Owner-only: a token is bound to this node, but it is still the customer's purchase. */
 const LICENCE_FILE_MODE = 0o600;
 
-export const DEMO_MODE_SUMMARY = 'demo mode: every feature works; the service reports that it is unlicensed (docs/licence.md)';
+const DEMO_MODE_SUMMARY = 'demo mode: every feature works; the service reports that it is unlicensed (docs/licence.md)';
 
 export interface LicenceStateOptions {
   /** The data folder: holds `node-id` and `licence.token`. */
@@ -99,6 +99,12 @@ export class LicenceState {
   verdict(): LicenceVerdict | null {
     if (this.#check === null) return null;
     return licenceVerdictAt(this.#check, this.#now());
+  }
+
+  /** What `licenceStatus().mode` says, without building the report: every HTTP response reads it. */
+  mode(): LicenceMode {
+    const check = this.#check;
+    return check !== null && 'payload' in check && !hasExpired(check.payload, this.#now()) ? 'licensed' : 'demo';
   }
 
   licenceStatus(): LicenceStatusReport {

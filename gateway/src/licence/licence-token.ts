@@ -10,7 +10,7 @@ import { LicenceError } from './licence-error.js';
 import { checkLicencePayload, type LicencePayload } from './licence-payload.js';
 import { parseVendorPrivateKey, parseVendorPublicKey } from './vendor-keys.js';
 
-export const TOKEN_PREFIX = 'klv1';
+const TOKEN_PREFIX = 'klv1';
 
 /** Far above a real token (~300 characters for a few features); keeps a hostile body from costing anything. */
 export const MAX_TOKEN_LENGTH = 8192;
@@ -104,12 +104,14 @@ export function checkLicenceToken(token: unknown, publicKeyPem: string | KeyObje
 export function licenceVerdictAt(check: TokenCheck, now: Date): LicenceVerdict {
   if ('refused' in check) return check.refused;
   const payload = check.payload;
-  // expiresAt is the last instant the licence is valid.
-  if (payload.expiresAt !== null && now.getTime() > Date.parse(payload.expiresAt)) {
-    return { status: 'expired', payload, reason: `expired at ${payload.expiresAt}` };
-  }
+  if (hasExpired(payload, now)) return { status: 'expired', payload, reason: `expired at ${payload.expiresAt}` };
   const until = payload.expiresAt === null ? 'perpetual' : `valid until ${payload.expiresAt}`;
   return { status: 'valid', payload, reason: `licensed to ${payload.licensee}, ${until}` };
+}
+
+/** Whether a signed licence has run out at `now`; expiresAt is the last instant it is valid. */
+export function hasExpired(payload: LicencePayload, now: Date): payload is LicencePayload & { expiresAt: string } {
+  return payload.expiresAt !== null && now.getTime() > Date.parse(payload.expiresAt);
 }
 
 function malformed(reason: string): TokenCheck {

@@ -14,7 +14,8 @@ import { applyWSSHandler } from '@trpc/server/adapters/ws';
 import { WebSocketServer } from 'ws';
 import { API_KEY_HEADER } from '../inspection/api-key.js';
 import { apiKeyMatcher } from '../inspection/api-key-guard.js';
-import { hostOfHostHeader, isLoopbackHost } from '../inspection/loopback-host.js';
+import { errorBody } from '../inspection/error-response.js';
+import { isAllowedHostHeader } from '../inspection/loopback-host.js';
 import { LIVE_CHANNEL_PATH } from '../inspection/service-address.js';
 import { liveRouter, type LiveContext } from './live-router.js';
 import type { LiveSessions } from './live-sessions.js';
@@ -49,9 +50,7 @@ export function createLiveChannel(live: LiveSessions, apiKey: string): LiveChann
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     if (path !== LIVE_CHANNEL_PATH) return refuse(socket, 404, `no WebSocket endpoint at ${path}: the live channel is ${LIVE_CHANNEL_PATH}`);
     const host = request.headers.host;
-    if (host !== undefined && host !== '' && !isLoopbackHost(hostOfHostHeader(host))) {
-      return refuse(socket, 403, `the Host header '${host}' does not name the loopback interface`);
-    }
+    if (!isAllowedHostHeader(host)) return refuse(socket, 403, `the Host header '${host}' does not name the loopback interface`);
     wss.handleUpgrade(request, socket, head, (client) => wss.emit('connection', client, request));
   };
 
@@ -70,7 +69,7 @@ export function createLiveChannel(live: LiveSessions, apiKey: string): LiveChann
 /** Answers an upgrade request with a plain HTTP error carrying the JSON error body of the REST surface. */
 function refuse(socket: Duplex, status: 403 | 404, message: string): void {
   const code = status === 404 ? 'ERR_ROUTE_NOT_FOUND' : 'ERR_HOST_HEADER_REFUSED';
-  const body = JSON.stringify({ error: { code, message } });
+  const body = JSON.stringify(errorBody(code, message));
   const reason = status === 404 ? 'Not Found' : 'Forbidden';
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

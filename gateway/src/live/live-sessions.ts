@@ -25,13 +25,14 @@ import {
   type Store,
 } from '@klvscope/core';
 import type { LiveSource } from '@klvscope/adapters';
-import type { LiveFinding, LiveMetadataPacket, LiveSessionState } from './live-records.js';
+import type { LiveFinding, LiveMetadataPacket, LiveSessionState, LiveSessionStatus } from './live-records.js';
 import { LiveSession } from './live-session.js';
 
 /** Rows a live session's database keeps at most; the oldest go first. */
 export const LIVE_DATABASE_LIMITS = { findings: 200_000, metadata: 20_000 } as const;
 
-const ENDED_STATUSES = new Set(['stopped', 'replaced', 'failed', 'interrupted']);
+/** The statuses of a session not yet ended ('stopped', 'replaced', 'failed' and 'interrupted' end one). */
+const RUNNING_STATUSES: readonly LiveSessionStatus[] = ['waiting', 'receiving', 'no-data'];
 
 export interface LiveSessionsOptions {
   store: Store;
@@ -54,11 +55,9 @@ export class LiveSessions {
 
   constructor(private readonly options: LiveSessionsOptions) {
     const db = options.store.catalog.db;
-    for (const row of listSessions(db)) {
-      if (row.kind === 'live' && !ENDED_STATUSES.has(row.status)) {
-        const state = row.state as LiveSessionState;
-        putSession(db, { ...row, status: 'interrupted', state: { ...state, status: 'interrupted' } });
-      }
+    for (const row of listSessions(db, { kind: 'live', statuses: RUNNING_STATUSES })) {
+      const state = row.state as LiveSessionState;
+      putSession(db, { ...row, status: 'interrupted', state: { ...state, status: 'interrupted' } });
     }
   }
 

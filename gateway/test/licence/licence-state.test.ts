@@ -193,6 +193,26 @@ describe('licence state', () => {
     expect(status).to.include({ mode: 'demo', status: 'malformed', licensee: null });
   });
 
+  it('answers mode() as licenceStatus().mode does: valid, expired, none installed, malformed, another node’s, perpetual', async () => {
+    const dataDir = freshFolder();
+    const state = await open(dataDir);
+    const modes = (of: LicenceState): [string, string, string] => [of.licenceStatus().status, of.mode(), of.licenceStatus().mode];
+    await state.install(tokenFor(state.nodeId));
+    expect(modes(state)).to.deep.equal(['valid', 'licensed', 'licensed']);
+    clock.set(EXPIRES);
+    expect(modes(state)).to.deep.equal(['valid', 'licensed', 'licensed']);
+    clock.set('2027-01-01T00:00:00Z');
+    expect(modes(state)).to.deep.equal(['expired', 'demo', 'demo']);
+    await state.remove();
+    expect(modes(state)).to.deep.equal(['none', 'demo', 'demo']);
+    writeFileSync(join(dataDir, LICENCE_FILE_NAME), 'klv1.nonsense');
+    expect(modes(await open(dataDir))).to.deep.equal(['malformed', 'demo', 'demo']);
+    writeFileSync(join(dataDir, LICENCE_FILE_NAME), tokenFor(generateNodeId()));
+    expect(modes(await open(dataDir))).to.deep.equal(['wrong-node', 'demo', 'demo']);
+    await state.install(tokenFor(state.nodeId, { expiresAt: null }));
+    expect(modes(state)).to.deep.equal(['valid', 'licensed', 'licensed']);
+  });
+
   it('reports details: issue time, whether a token is installed and which vendor key verifies', async () => {
     const dataDir = freshFolder();
     const state = await open(dataDir);

@@ -35,6 +35,12 @@ export interface DatasetQueryOptions {
   tableType?: string;
   /** `mpegts/errors` only: error types, comma-separated and/or as a list. */
   types?: string | readonly string[];
+  /**
+   * The dataset's rows when already known (a completed ingest run's
+   * `counts[kind]`): the total of a query without filters, so a page need
+   * not count the table again. Not a client's to give.
+   */
+  unfilteredTotal?: number;
 }
 
 export interface DatasetPage {
@@ -57,6 +63,8 @@ export interface DatasetQuery {
   readonly offset: number;
   /** Rows to give at most; null for all. */
   readonly limit: number | null;
+  /** The total the caller knew, kept only when no filter applies; null to count. */
+  readonly knownTotal: number | null;
 }
 
 export interface DatasetPaging {
@@ -132,6 +140,7 @@ export function planDatasetQuery(name: string, options: DatasetQueryOptions, pag
     dataset,
     codec,
     filter: conditions.join(' AND '),
+    knownTotal: conditions.length === 0 ? (options.unfilteredTotal ?? null) : null,
     filterParams,
     afterSeq: given(options.cursor) ? decodeDatasetCursor(options.cursor) : null,
     offset: given(options.offset) ? wholeNumber('offset', options.offset, 0, Number.MAX_SAFE_INTEGER) : 0,
@@ -141,6 +150,7 @@ export function planDatasetQuery(name: string, options: DatasetQueryOptions, pag
 
 /** How many rows of the dataset the query's filters match (paging aside). */
 export function countDatasetRows(db: Database, query: DatasetQuery): number {
+  if (query.knownTotal !== null) return query.knownTotal;
   const where = query.filter === '' ? '' : ` WHERE ${query.filter}`;
   const [result] = db.exec(`SELECT count(*) FROM "${query.codec.table}"${where}`, [...query.filterParams]);
   return Number(result.values[0][0]);

@@ -3,14 +3,14 @@
  * ObservationSink that inserts each one into its kind's table with
  * prepared statements, numbering them in emission order (`seq`).
  *
- * Inserts run inside transactions committed every `rowsPerTransaction`
- * rows: one transaction per row would make SQLite journal every insert,
- * one for the whole run would hold an unbounded journal. The writer owns
- * the database's transactions while it is open; the caller saves the file.
+ * Inserts run in transactions of `rowsPerTransaction` rows
+ * (batchedTransactions says why). The writer owns the database's
+ * transactions while it is open; the caller saves the file.
  */
 import type { Database, SqlValue, Statement } from 'sql.js';
 import type { Observation, ObservationSink } from '../../kernel/observations.js';
 import { observationKindIndex } from '../../kernel/observation-kinds.js';
+import { batchedTransactions } from '../sql-transaction.js';
 import { DatasetError } from './dataset-error.js';
 import { emptyObservationCounts, type ObservationCounts } from './observation-counts.js';
 import { OBSERVATION_ROW_CODECS } from './observation-row-codec.js';
@@ -61,8 +61,7 @@ export function createObservationWriter(db: Database, options: ObservationWriter
   // What the committed transactions hold, for abort().
   let committed = perKind.slice();
   let open = true;
-  let inTransaction = false;
-  let pending = 0;
+  const transactions = batchedTransactions(db, rowsPerTransaction, () => (committed = perKind.slice()));
 
   const countsNow = (): ObservationCounts => {
     const counts = emptyObservationCounts();
@@ -77,28 +76,18 @@ export function createObservationWriter(db: Database, options: ObservationWriter
     for (const statement of statements) statement.free();
   };
 
-  const commit = (): void => {
-    if (inTransaction) db.run('COMMIT');
-    inTransaction = false;
-    pending = 0;
-    committed = perKind.slice();
-  };
-
   const write = (observation: Observation): void => {
     assertOpen();
     const index = observationKindIndex(observation.kind);
     if (index < 0) {
       throw new DatasetError('ERR_DATASET_UNSUPPORTED_KIND', `an observation of kind '${String(observation.kind)}' has no table`, { kind: observation.kind });
     }
-    if (!inTransaction) {
-      db.run('BEGIN');
-      inTransaction = true;
-    }
+    transactions.beforeRow();
     const row = rows[index];
     OBSERVATION_ROW_CODECS[index].encode(observation, ++seq, row);
     statements[index].run(row);
     perKind[index]++;
-    if (++pending >= rowsPerTransaction) commit();
+    transactions.afterRow();
   };
 
   return {
@@ -106,14 +95,13 @@ export function createObservationWriter(db: Database, options: ObservationWriter
     counts: countsNow,
     finish() {
       assertOpen();
-      commit();
+      transactions.commit();
       release();
       return countsNow();
     },
     abort() {
       if (!open) return;
-      if (inTransaction) db.run('ROLLBACK');
-      inTransaction = false;
+      transactions.rollback();
       release();
       // The rolled-back rows are not stored: count only what the committed transactions hold.
       committed.forEach((count, index) => (perKind[index] = count));

@@ -9,6 +9,7 @@ import type { Database } from 'sql.js';
 import type { Observation, ObservationOf } from '../../../src/kernel/observations.js';
 import { bytesToHex } from '../../../src/klv/hex.js';
 import { DEFAULT_DATASET_LIMIT, MAX_DATASET_LIMIT, readDataset, type DatasetQueryOptions } from '../../../src/store/datasets/dataset-query.js';
+import type { ObservationCounts } from '../../../src/store/datasets/observation-counts.js';
 import { createObservationWriter } from '../../../src/store/datasets/observation-writer.js';
 import { RAW_DATASET_NAMES, RAW_DATASETS, isRawDatasetName, rawDataset } from '../../../src/store/datasets/raw-datasets.js';
 import type { DatasetRow } from '../../../src/store/datasets/observation-row-codec.js';
@@ -34,12 +35,13 @@ describe('raw datasets', function () {
   this.timeout(30_000);
   let db: Database;
   let observations: Observation[];
+  let writerCounts: ObservationCounts;
   before(async () => {
     observations = generatedObservations(GENERATED_CASES[0].options).observations;
     db = await runDatabaseInMemory();
     const writer = createObservationWriter(db);
     observations.forEach(writer.write);
-    writer.finish();
+    writerCounts = writer.finish();
   });
   after(() => db.close());
 
@@ -180,6 +182,18 @@ describe('raw datasets', function () {
     const plain = readDataset(db, 'mpegts/errors');
     expect(readDataset(db, 'mpegts/errors', { types: '', cursor: '', limit: '', offset: '' })).to.deep.equal(plain);
     expect(readDataset(db, 'mpegts/table-positions', { tableType: '' }).total).to.equal(ofKind('psi-section').length);
+  });
+
+  it("gives the writer's count of a kind as the total of its unfiltered dataset", () => {
+    for (const dataset of RAW_DATASETS) expect(readDataset(db, dataset.name).total, dataset.name).to.equal(writerCounts[dataset.kind]);
+  });
+
+  it('takes a known total for an unfiltered query without counting, and counts when a filter applies', () => {
+    const unfilteredTotal = 123_456;
+    expect(readDataset(db, 'mpegts/errors', { unfilteredTotal, limit: 1 }).total).to.equal(unfilteredTotal);
+    expect(readDataset(db, 'mpegts/errors', { unfilteredTotal, types: '' }).total).to.equal(unfilteredTotal);
+    expect(readDataset(db, 'mpegts/errors', { unfilteredTotal, types: 'continuity-error, psi-crc-error' }).total).to.equal(2);
+    expect(readDataset(db, 'mpegts/table-positions', { unfilteredTotal, tableType: 'PAT' }).total).to.equal(ofKind('psi-section').filter((s) => s.tableType === 'PAT').length);
   });
 
   it('accepts limit and offset as decimal text, as they come in a query string', () => {

@@ -30,8 +30,7 @@ function entryOf(deps: InspectionDeps, hash: string): ArchiveEntryAnswer {
   const entry = archiveEntryDetail(deps.store, hash);
   if (!entry) throw new InspectionError('ERR_ARCHIVE_ENTRY_NOT_FOUND', `no analysis archive entry for file ${hash}`, { hash });
   const workflow = deps.rules.workflow();
-  const report = workflow.firstStageToRun(hash) === 'report' ? workflow.reportOf({ hash, path: entry.firstPath }) : null;
-  return { ...entry, report };
+  return { ...entry, report: workflow.reportIfReady({ hash, path: entry.firstPath }) };
 }
 
 export const archiveRoutes: RouteModule = (deps) => [

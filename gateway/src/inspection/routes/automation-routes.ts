@@ -12,11 +12,9 @@
  * compatibility key, its run still completed).
  */
 import {
-  CACHED_STAGES,
   getFile,
   getFileRecord,
   getIngestRun,
-  getStagePayload,
   latestCompletedIngestRun,
   listIngestRuns,
   stageKey,
@@ -169,12 +167,14 @@ export const automationRoutes: RouteModule = (deps) => [
       const workflow = deps.rules.workflow();
       const { hash, path } = await workflow.identify(requested.path);
       const db = deps.store.catalog.db;
+      const file = knownFile(deps, hash);
+      const { cachedStages, firstStageToRun } = workflow.cacheState(hash);
       return {
-        file: knownFile(deps, hash),
+        file,
         record: getFileRecord(db, path) ?? null,
         compatibilityKey: workflow.key,
-        cachedStages: CACHED_STAGES.filter((stage) => workflow.cached(hash, stage) !== undefined),
-        nextStage: workflow.firstStageToRun(hash),
+        cachedStages,
+        nextStage: firstStageToRun,
         ingestRuns: listIngestRuns(db, hash),
       };
     },
@@ -190,12 +190,11 @@ export const automationRoutes: RouteModule = (deps) => [
       knownFile(deps, hash);
       const workflow = deps.rules.workflow();
       const key = stageKey(workflow.key, stage);
-      const payload = workflow.cached(hash, stage);
-      const row = payload === undefined ? undefined : getStagePayload(deps.store.catalog.db, hash, stage, key);
-      if (!row) {
+      const cached = workflow.cachedWithTime(hash, stage);
+      if (!cached) {
         throw new InspectionError('ERR_STAGE_NOT_CACHED', `file ${hash} has no ${stage} stage reusable under the current compatibility key`, { hash, stage, compatibilityKey: key });
       }
-      return { fileHash: hash, stage, compatibilityKey: key, createdMs: row.createdMs, payload: row.payload };
+      return { fileHash: hash, stage, compatibilityKey: key, createdMs: cached.createdMs, payload: cached.payload };
     },
   }),
   defineRoute({

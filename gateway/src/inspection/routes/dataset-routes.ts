@@ -74,7 +74,8 @@ export const datasetRoutes: RouteModule = (deps) =>
         let output: DatasetExport;
         try {
           // Checks every parameter and counts the rows before any text: an error here is a whole error response.
-          output = exportDataset(lease.database.db, dataset.name, format, options);
+          // A completed run's counts are its stored rows (the writer's own counts): an unfiltered query need not count them again.
+          output = exportDataset(lease.database.db, dataset.name, format, { ...options, unfilteredTotal: run.counts[dataset.kind] });
         } catch (error) {
           lease.release();
           throw error;

@@ -8,7 +8,7 @@
 import { stat } from 'node:fs/promises';
 import * as z from 'zod/mini';
 import { listBrowseEntries } from '../browse-entries.js';
-import { confineToRoots } from '../browse-roots.js';
+import { ResolvedRoots, confineToResolvedRoots, confineToRoots } from '../browse-roots.js';
 import { defineRoute, type RouteModule } from '../inspection-route.js';
 import { checkRecordedFile } from '../recorded-file-check.js';
 
@@ -72,8 +72,9 @@ export const fileBrowseRoutes: RouteModule = (deps) => {
       summary: 'lists the files and folders of a folder inside the browse roots',
       schemas: { body: entriesBodySchema, response: browseEntriesSchema },
       handle: async ({ body }) => {
-        const current = roots();
-        const folder = await confineToRoots(body.path, current, { in: 'body', field: 'path' });
+        // Resolved once for the folder and every link among its entries.
+        const current = new ResolvedRoots(roots());
+        const folder = await confineToResolvedRoots(body.path, current, { in: 'body', field: 'path' });
         return listBrowseEntries(folder, current, { showHidden: body.showHidden });
       },
     }),

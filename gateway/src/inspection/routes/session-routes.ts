@@ -34,6 +34,11 @@ const findingsQuery = z.extend(pageQuery, {
 /** Findings and metadata items per page unless asked otherwise. */
 const DEFAULT_PAGE = 1_000;
 
+/** The page a query asks for, defaults filled in. */
+function pageOf(query: z.output<typeof pageQuery>): { limit: number; offset: number } {
+  return { limit: query.limit ?? DEFAULT_PAGE, offset: query.offset ?? 0 };
+}
+
 export const sessionRoutes: RouteModule = (deps) => [
   defineRoute({
     method: 'POST',
@@ -101,12 +106,12 @@ export const sessionRoutes: RouteModule = (deps) => [
     summary: 'the decoded KLV metadata packets of the session (a file’s from its ingest run; a live session’s as received), paged',
     schemas: { params: idParams, query: pageQuery },
     handle: async ({ params, query }) => {
-      const live = await deps.live.metadata(params.id, { limit: query.limit ?? DEFAULT_PAGE, offset: query.offset ?? 0 });
+      const live = await deps.live.metadata(params.id, pageOf(query));
       if (live) return { sessionId: params.id, total: live.total, items: live.rows };
       const session = sessionOf(deps, params.id);
       const runId = session.latestIngestRunId ?? deps.rules.workflow().cached<{ runId: string }>(session.fileHash, 'ingest')?.runId;
       if (!runId) throw notReady(session, 'ingest');
-      const page = await deps.store.readRunDatabase(runId, (db) => readDataset(db, 'klv/metadata-packets', { limit: query.limit ?? DEFAULT_PAGE, offset: query.offset ?? 0 }));
+      const page = await deps.store.readRunDatabase(runId, (db) => readDataset(db, 'klv/metadata-packets', pageOf(query)));
       return { sessionId: session.sessionId, ingestRunId: runId, total: page.total, items: page.rows };
     },
   }),
@@ -116,13 +121,13 @@ export const sessionRoutes: RouteModule = (deps) => [
     summary: 'the violations the checks found in the session (a file’s in the checks’ order; a live session’s in arrival order), paged',
     schemas: { params: idParams, query: findingsQuery },
     handle: async ({ params, query }) => {
-      const live = await deps.live.findings(params.id, { checkId: query.checkId, limit: query.limit ?? DEFAULT_PAGE, offset: query.offset ?? 0 });
+      const live = await deps.live.findings(params.id, { checkId: query.checkId, ...pageOf(query) });
       if (live) return { sessionId: params.id, total: live.total, findings: live.rows };
       const session = sessionOf(deps, params.id);
       const process = deps.rules.workflow().cached<ProcessPayload>(session.fileHash, 'process');
       if (!process) throw notReady(session, 'process');
-      const limit = query.limit ?? DEFAULT_PAGE;
-      let skip = query.offset ?? 0;
+      const { limit, offset } = pageOf(query);
+      let skip = offset;
       const checks = process.checks.filter((check) => query.checkId === undefined || check.checkId === query.checkId);
       if (query.checkId !== undefined && checks.length === 0) {
         throw new CoreError('ERR_CHECK_NOT_FOUND', `no check '${query.checkId}' in this session's results`, { checkId: query.checkId });
