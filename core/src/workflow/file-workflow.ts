@@ -30,7 +30,8 @@ import { WORKFLOW_STAGES, compatibilityKey, stageKey, type CompatibilityKey, typ
 import { identifyFile, type FileIdentity } from './file-identity.js';
 import type { AnalyzePayload, IngestPayload, InspectionResult, ProcessPayload, ProcessedCheck, ReportPayload, StageOutcome } from './stage-payloads.js';
 import { TOP_VIOLATIONS_PER_CHECK } from './stage-payloads.js';
-import { SEVERITY_RANK, buildReport } from './report-builder.js';
+import { buildReport } from './report-builder.js';
+import { MostSevere } from './most-severe.js';
 import { WorkflowError } from './workflow-error.js';
 
 /** Opens a file as a byte source (the file adapter's readFileChunks), with its size. */
@@ -230,12 +231,12 @@ export class FileWorkflow {
     const database = lease.database;
     try {
       const points = createCheckPointWriter(database.db, this.key.checkKey);
-      const top = new Map<string, Point[]>();
+      const top = new Map<string, MostSevere>();
       const keep = (point: Point, checkId: string): void => {
         if (!point.violation) return;
-        let list = top.get(checkId);
-        if (!list) top.set(checkId, (list = []));
-        if (list.length < TOP_VIOLATIONS_PER_CHECK * 4) list.push(point);
+        let severest = top.get(checkId);
+        if (!severest) top.set(checkId, (severest = new MostSevere(TOP_VIOLATIONS_PER_CHECK)));
+        severest.add(point);
       };
       let result;
       try {
@@ -261,7 +262,7 @@ export class FileWorkflow {
         status: check.status,
         summary: check.summary,
         pointsStored: stored[check.checkId] ?? 0,
-        topViolations: mostSevere(top.get(check.checkId) ?? [], TOP_VIOLATIONS_PER_CHECK),
+        topViolations: top.get(check.checkId)?.points() ?? [],
         error: check.error ? { message: check.error.message } : null,
       }));
       const payload: ProcessPayload = { runId: run.id, checkKey: this.key.checkKey, checks, observations: result.observations, elapsedMs: performance.now() - started };
@@ -399,10 +400,6 @@ function firstStageToRunOf(reusable: ReusablePayloads): WorkflowStage {
   return !reusable.analyze ? 'analyze' : !reusable.ingest ? 'ingest' : !reusable.process ? 'process' : 'report';
 }
 
-/** The `count` most severe points, in emission order among equals. */
-function mostSevere(points: readonly Point[], count: number): Point[] {
-  return [...points].sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity]).slice(0, count);
-}
 
 
 function unreadable(path: string, cause: unknown): WorkflowError {

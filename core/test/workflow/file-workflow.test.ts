@@ -103,6 +103,33 @@ describe('FileWorkflow', function () {
     expect(first.report.topViolations[0]).to.include({ checkId: 'pcr-gaps', type: 'pcr-gap' });
   });
 
+  it('keeps an error among the top violations when many warnings come before it', async () => {
+    /** A warning at each of the first 100 PCRs, then one error. */
+    const lateError = defineCheck({
+      id: 'late-error',
+      version: '1.0.0',
+      title: 'late error',
+      rules: z.object({}),
+      consumes: ['pcr'],
+      create(ctx) {
+        let seen = 0;
+        return {
+          pcr(pcr) {
+            seen++;
+            if (seen <= 100) ctx.point(pcr, { message: `warning ${seen}`, value: seen, violation: true, severity: 'warning' });
+            else if (seen === 120) ctx.point(pcr, { message: 'the error', value: seen, violation: true, severity: 'error' });
+          },
+        };
+      },
+    });
+    const path = await writeStream('late.ts');
+    const result = await withStore((store) => new FileWorkflow({ store, files, checks: [lateError] }).inspect(path));
+    const top = result.process.checks[0].topViolations.map((p) => p.message);
+    expect(top).to.have.length(20);
+    expect(top[0]).to.equal('the error');
+    expect(top.slice(1)).to.deep.equal(Array.from({ length: 19 }, (_, i) => `warning ${i + 1}`));
+  });
+
   it('after a rule change runs process and report again over the stored run, not the file', async () => {
     const path = await writeStream('b.ts', ['pcr-gap@2']);
     const strict = await withStore((store) => new FileWorkflow({ store, files, checks: [pcrGaps] }).inspect(path));
