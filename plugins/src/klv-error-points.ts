@@ -39,37 +39,34 @@ export function defineKlvErrorCheck(spec: KlvErrorCheckSpec) {
     description: spec.description,
     consumes: ['klv-packet', 'metadata-packet', 'klv-error'],
     create(ctx) {
-      let klvPackets = 0;
-      let klvErrors = 0;
-      let decoded = 0;
       let st0601 = 0;
+      const noted = (obs: KlvErrorObservation): void => {
+        if (obs.type !== spec.errorType) return;
+        const measure = spec.measure?.(obs) ?? null;
+        ctx.point(obs, {
+          message: `${klvPacketLabel(obs.pid, obs.klvIndex)}: ${obs.message}`,
+          value: measure?.value ?? null,
+          unit: measure?.unit ?? null,
+          violation: obs.severity !== 'info',
+          severity: obs.severity,
+          citation: obs.citation,
+          type: obs.type,
+        });
+      };
+      const finish = (): void => {
+        const klvPackets = ctx.observed('klv-packet');
+        if (klvPackets === 0 && ctx.observed('klv-error') === 0) ctx.notApplicable('no KLV in this source');
+        else if (spec.scope === 'decoded' && ctx.observed('metadata-packet') === 0) ctx.notApplicable(`no ST 0601, ST 0903 or EG 0104 set among ${countOf(klvPackets, 'KLV packet')}`);
+        else if (spec.scope === 'st0601' && st0601 === 0) ctx.notApplicable(`no ST 0601 packet among ${countOf(klvPackets, 'KLV packet')}`);
+      };
+      // Packets are counted by the run (ctx.observed); only the ST 0601 scope needs to look at them.
+      if (spec.scope !== 'st0601') return { 'klv-error': noted, finish };
       return {
-        'klv-packet'() {
-          klvPackets++;
-        },
         'metadata-packet'(obs) {
-          decoded++;
           if (obs.standard === 'MISB ST 0601') st0601++;
         },
-        'klv-error'(obs) {
-          klvErrors++;
-          if (obs.type !== spec.errorType) return;
-          const measure = spec.measure?.(obs) ?? null;
-          ctx.point(obs, {
-            message: `${klvPacketLabel(obs.pid, obs.klvIndex)}: ${obs.message}`,
-            value: measure?.value ?? null,
-            unit: measure?.unit ?? null,
-            violation: obs.severity !== 'info',
-            severity: obs.severity,
-            citation: obs.citation,
-            type: obs.type,
-          });
-        },
-        finish() {
-          if (klvPackets === 0 && klvErrors === 0) ctx.notApplicable('no KLV in this source');
-          else if (spec.scope === 'decoded' && decoded === 0) ctx.notApplicable(`no ST 0601, ST 0903 or EG 0104 set among ${countOf(klvPackets, 'KLV packet')}`);
-          else if (spec.scope === 'st0601' && st0601 === 0) ctx.notApplicable(`no ST 0601 packet among ${countOf(klvPackets, 'KLV packet')}`);
-        },
+        'klv-error': noted,
+        finish,
       };
     },
   });

@@ -6,12 +6,14 @@
  * decoder's `klv-missing-mandatory` problems (fixed to 1, 2, 65) are not used.
  * One violation per packet and missing tag.
  */
-import { defineCheck, st0601Item, type KlvItem } from '@klvscope/core';
+import { defineCheck, st0601Item } from '@klvscope/core';
 import * as z from 'zod/mini';
 import { countOf, klvPacketLabel } from './klv-labels.js';
 
 /** MISB ST 0601: the items every packet carries. */
 const ST0601_MANDATORY = [1, 2, 65] as const;
+/** The highest ST 0601 tag a rule may make mandatory. */
+const MAX_MANDATORY_TAG = 143;
 
 export const klvMandatoryFieldErrors = defineCheck({
   id: 'klv-mandatory-field-errors',
@@ -20,7 +22,7 @@ export const klvMandatoryFieldErrors = defineCheck({
   description: 'One violation per ST 0601 packet and missing mandatory item (default 1, 2 and 65; the rules may add tags). Not applicable without ST 0601.',
   rules: z.object({
     mandatoryTags: z._default(
-      z.array(z.number().check(z.int(), z.minimum(1), z.maximum(143))).check(z.describe('ST 0601 items every packet must carry: 1 (Checksum), 2 (Precision Time Stamp), 65 (LS Version Number) per MISB ST 0601; add tags to enforce a profile (MISB ST 0902 lists a minimum set)')),
+      z.array(z.number().check(z.int(), z.minimum(1), z.maximum(MAX_MANDATORY_TAG))).check(z.describe('ST 0601 items every packet must carry: 1 (Checksum), 2 (Precision Time Stamp), 65 (LS Version Number) per MISB ST 0601; add tags to enforce a profile (MISB ST 0902 lists a minimum set)')),
       [...ST0601_MANDATORY],
     ),
   }),
@@ -32,17 +34,22 @@ export const klvMandatoryFieldErrors = defineCheck({
       const byStandard = (ST0601_MANDATORY as readonly number[]).includes(tag);
       return { tag, text: `mandatory item ${tag} (${name}) missing`, citation: byStandard ? `MISB ST 0601 item ${tag} (mandatory)` : `rules: mandatoryTags (ST 0601 item ${tag})` };
     });
-    let klvPackets = 0;
     let packets = 0;
+    /** The number of the last packet carrying each tag (ST 0601 tags the rules may name are at most 143). */
+    const lastCarriedIn = new Float64Array(MAX_MANDATORY_TAG + 1);
     return {
-      'klv-packet'() {
-        klvPackets++;
-      },
       'metadata-packet'(obs) {
         if (obs.standard !== 'MISB ST 0601') return;
         packets++;
-        for (const want of describe) {
-          if (carries(obs.items, want.tag)) continue;
+        // One indexed pass over the items, then one look per wanted tag: this runs for every packet.
+        const items = obs.items;
+        for (let i = 0; i < items.length; i++) {
+          const tag = items[i].tag;
+          if (tag <= MAX_MANDATORY_TAG) lastCarriedIn[tag] = packets;
+        }
+        for (let w = 0; w < describe.length; w++) {
+          const want = describe[w];
+          if (lastCarriedIn[want.tag] === packets) continue;
           ctx.point(obs, {
             message: `${klvPacketLabel(obs.pid, obs.klvIndex)}: ${want.text}`,
             violation: true,
@@ -53,15 +60,10 @@ export const klvMandatoryFieldErrors = defineCheck({
         }
       },
       finish() {
+        const klvPackets = ctx.observed('klv-packet');
         if (klvPackets === 0) ctx.notApplicable('no KLV in this source');
         else if (packets === 0) ctx.notApplicable(`no ST 0601 packet among ${countOf(klvPackets, 'KLV packet')}`);
       },
     };
   },
 });
-
-/** Whether a packet's items include this tag (a plain loop: it runs for every packet and mandatory tag). */
-function carries(items: readonly KlvItem[], tag: number): boolean {
-  for (let i = 0; i < items.length; i++) if (items[i].tag === tag) return true;
-  return false;
-}

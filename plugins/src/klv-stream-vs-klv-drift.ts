@@ -79,7 +79,6 @@ export const klvStreamVsKlvDrift = defineCheck({
   create(ctx) {
     const { maxDriftMs, onsetLookbackSeconds } = ctx.rules;
     const series = new KlvSeriesMap((pid, standard) => new DriftSeries(pid, standard, ctx));
-    let klvPackets = 0;
     let stamped = 0;
 
     /** Releases held points older than the look-back, and forgets their samples. */
@@ -114,9 +113,6 @@ export const klvStreamVsKlvDrift = defineCheck({
     };
 
     return {
-      'klv-packet'() {
-        klvPackets++;
-      },
       'metadata-packet'(obs) {
         if (obs.timestampMicros === null) return;
         stamped++;
@@ -160,6 +156,7 @@ export const klvStreamVsKlvDrift = defineCheck({
         releaseOld(s, elapsedS);
       },
       finish() {
+        const klvPackets = ctx.observed('klv-packet');
         for (const s of series.values()) s.log.releaseAll();
         if (klvPackets === 0) {
           ctx.notApplicable('no KLV in this source');

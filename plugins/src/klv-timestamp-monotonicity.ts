@@ -50,12 +50,8 @@ export const klvTimestampMonotonicity = defineCheck({
   create(ctx) {
     const { allowEqual, maxStepMs } = ctx.rules;
     const series = new KlvSeriesMap((pid, standard) => new Series(pid, standard));
-    let klvPackets = 0;
     let timed = 0;
     return {
-      'klv-packet'() {
-        klvPackets++;
-      },
       'metadata-packet'(obs) {
         const micros = obs.timestampMicros;
         if (micros === null) {
@@ -94,6 +90,7 @@ export const klvTimestampMonotonicity = defineCheck({
         ctx.point(obs, { message, value: stepMs, unit: 'ms', violation: severity !== undefined, severity, citation, type });
       },
       finish() {
+        const klvPackets = ctx.observed('klv-packet');
         if (klvPackets === 0) ctx.notApplicable('no KLV in this source');
         else if (timed === 0) ctx.notApplicable(`no time stamp (ST 0601 item 2) in ${countOf(klvPackets, 'KLV packet')}`);
       },

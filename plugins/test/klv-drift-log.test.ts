@@ -10,6 +10,7 @@ function recordingContext(points: Array<PointPosition & PointFinding>): CheckCon
     point: (at, finding) => points.push({ ...at, ...finding }),
     notApplicable: () => undefined,
     setVerdict: () => undefined,
+    observed: () => 0,
   };
 }
 

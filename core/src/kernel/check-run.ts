@@ -62,17 +62,24 @@ export class CheckRun {
   private override: VerdictOverride | null = null;
   private closed = false;
 
+  /** `observed` answers the context's `observed(kind)`: the session's count of that kind so far. */
   constructor(
     readonly check: AnyCheck,
     readonly rules: unknown,
     private readonly policy: PointPolicy,
+    observed: (kind: ObservationKind) => number,
   ) {
+    // Two closures rather than one test per point: the one called stays small for the JIT.
+    const countOnly = !policy.keepPoints && policy.pointSinks.length === 0;
     this.context = Object.freeze({
       checkId: check.id,
       rules,
-      point: (at: PointPosition, finding: PointFinding): void => this.addPoint(at, finding),
+      point: countOnly
+        ? (_at: PointPosition, finding: PointFinding): void => this.countPoint(finding)
+        : (at: PointPosition, finding: PointFinding): void => this.addPoint(at, finding),
       notApplicable: (reason: string): void => this.setVerdict('not-applicable', reason),
       setVerdict: (verdict: Verdict, reason: string): void => this.setVerdict(verdict, reason),
+      observed,
     });
   }
 
@@ -129,14 +136,15 @@ export class CheckRun {
     };
   }
 
+  /** A point nobody reads (the CLI's table of checks needs only the summaries): counted, not made. */
+  private countPoint(finding: PointFinding): void {
+    if (this.closed) return;
+    this.accumulator.add(findingValue(finding), finding.unit ?? null, finding.violation === true, findingSeverity(finding));
+  }
+
   private addPoint(at: PointPosition, finding: PointFinding): void {
     if (this.closed) return;
     const policy = this.policy;
-    if (!policy.keepPoints && policy.pointSinks.length === 0) {
-      // Nobody reads the point itself (the CLI's table of checks needs only the summaries): count it, do not make it.
-      this.accumulator.add(findingValue(finding), finding.unit ?? null, finding.violation === true, findingSeverity(finding));
-      return;
-    }
     const point = makePoint(at, finding);
     this.accumulator.add(point.value, point.unit, point.violation, point.severity);
     if (policy.keepPoints) {

@@ -82,7 +82,8 @@ export class CheckSession {
       maxPointsPerCheck: options.maxPointsPerCheck ?? DEFAULT_MAX_POINTS_PER_CHECK,
       pointSinks: [...(options.pointSinks ?? [])],
     };
-    this.runs = checks.map((check, i) => new CheckRun(check, rules[i], policy));
+    const observed = (kind: ObservationKind): number => this.counts[observationKindIndex(kind)] ?? 0;
+    this.runs = checks.map((check, i) => new CheckRun(check, rules[i], policy, observed));
     for (const run of this.runs) {
       if (!run.start() && run.failure) this.errors.push(run.failure);
     }

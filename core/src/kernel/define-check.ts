@@ -38,6 +38,13 @@ export interface CheckContext<R = unknown> {
   notApplicable(reason: string): void;
   /** Overrides the verdict computed from the points (meant for `finish`). */
   setVerdict(verdict: Verdict, reason: string): void;
+  /**
+   * Observations of this kind the run has received so far, whether or not
+   * the check handles them: a check that only needs to know how many there
+   * were (to say why it found nothing to judge) reads this in `finish`
+   * instead of counting them in a handler that would be called for each one.
+   */
+  observed(kind: ObservationKind): number;
 }
 
 /**

@@ -110,6 +110,30 @@ describe('CheckSession', () => {
       expect(calls).to.deep.equal(['pcr']);
     });
 
+    it('tells a check how many observations of any kind the run has received, handled or not', () => {
+      const counts: number[][] = [];
+      const census = defineCheck({
+        id: 'census',
+        version: '1.0.0',
+        title: 'census',
+        // Consumes PES without handling them: it only needs their number.
+        consumes: ['pcr', 'pes'],
+        create(ctx) {
+          const read = () => counts.push([ctx.observed('pcr'), ctx.observed('pes'), ctx.observed('ts-error'), ctx.observed('pat')]);
+          return { pcr: read, finish: read };
+        },
+      });
+      const session = new CheckSession([census]);
+      for (const o of [pes(900, 0), pcr(0, 188), tsError(376), pes(1800, 564), pcr(27_000, 752)]) session.observe(o);
+      const result = session.finish();
+      expect(counts).to.deep.equal([
+        [1, 1, 0, 0],
+        [2, 2, 1, 0],
+        [2, 2, 1, 0],
+      ]);
+      expect(result.checks[0].summary.observations).to.equal(4);
+    });
+
     it('ignores observations of an unknown kind and observations after finish', () => {
       const { check, seen } = recorder('late', ['pcr']);
       const session = new CheckSession([check]);
@@ -336,6 +360,22 @@ describe('CheckSession', () => {
       const result = session.finish().checks[0];
       expect(streamed).to.deep.equal(['pcr-intervals@188=1', 'pcr-intervals@376=1']);
       expect([result.points.length, result.pointsDropped, result.summary.points]).to.deep.equal([0, 0, 2]);
+    });
+
+    it('summarises points it does not keep exactly as kept ones, and still fails a check on a non-finite value', () => {
+      const run = (keepPoints: boolean) => {
+        const session = new CheckSession([pcrIntervals], { keepPoints, rules: { 'pcr-intervals': { maxIntervalMs: 1.5 } } });
+        for (const [i, ticks] of [0, 27_000, 81_000, 108_000].entries()) session.observe(pcr(ticks, i * 188));
+        return session.finish().checks[0];
+      };
+      const counted = run(false);
+      expect(counted.points).to.deep.equal([]);
+      expect(counted.summary).to.deep.equal(run(true).summary);
+      expect([counted.summary.points, counted.summary.violations, counted.summary.value?.max]).to.deep.equal([3, 1, 2]);
+      const nan = defineCheck({ id: 'nan', version: '1.0.0', title: 'nan', consumes: ['pcr'], create: (ctx) => ({ pcr: (o) => ctx.point(o, { message: 'x', value: Number.NaN }) }) });
+      const session = new CheckSession([nan], { keepPoints: false });
+      session.observe(pcr(0, 0));
+      expect(session.finish().checks[0].status).to.equal('failed');
     });
 
     it('lets a throwing point sink abort the run instead of blaming the check', () => {
