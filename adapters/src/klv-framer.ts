@@ -19,7 +19,16 @@
  * explain its bytes (the usual case: no prefix inside its value); otherwise
  * it waits for the four bytes after it.
  */
-import { MAX_KLV_VALUE_BYTES, findNextKeyStart, hasUlPrefixAt, lookupUniversalKey, readBerLength, UL_PREFIX } from '@klvscope/core';
+import {
+  MAX_BER_LENGTH_FIELD_BYTES,
+  MAX_KLV_VALUE_BYTES,
+  UL_PREFIX,
+  UNIVERSAL_KEY_SIZE as KEY_BYTES,
+  findNextKeyStart,
+  hasUlPrefixAt,
+  lookupUniversalKey,
+  readBerLength,
+} from '@klvscope/core';
 import { ResyncFramer, type FrameSink, type FrameStop } from './resync-framer.js';
 
 /** Default bound on a KLV value: an ST 0601 packet is a few hundred bytes, so 64 KiB leaves room for any metadata set sent over a serial line. */
@@ -31,10 +40,6 @@ export interface KlvFramerOptions {
   /** Accept only the keys of core's registry (ST 0601, ST 0102, ST 0903, ...), not any SMPTE universal label. */
   knownKeysOnly?: boolean;
 }
-
-const KEY_BYTES = 16;
-/** The longest BER length field core reads (1 + 6 bytes). */
-const MAX_LENGTH_FIELD_BYTES = 7;
 
 const NOT_KLV = 'bytes that are not KLV (no 06 0E 2B 34 key)';
 const KEY_INSIDE_KEY = 'a false key start (another key begins inside its 16 bytes)';
@@ -70,7 +75,7 @@ export class KlvFramer extends ResyncFramer {
 
   /** The most bytes held between pushes: one triplet of the largest accepted size, plus what it takes to confirm it. */
   override get maxPending(): number {
-    return 2 * (KEY_BYTES + MAX_LENGTH_FIELD_BYTES) + this.maxValueBytes + UL_PREFIX.length;
+    return 2 * (KEY_BYTES + MAX_BER_LENGTH_FIELD_BYTES) + this.maxValueBytes + UL_PREFIX.length;
   }
 
   protected frame(b: Uint8Array, end: number, final: boolean, sink: FrameSink): FrameStop {

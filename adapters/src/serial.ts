@@ -61,8 +61,6 @@ class SerialSource implements LiveSource {
   private readonly queue: LiveChunk[] = [];
   private head = 0;
   private queuedBytes = 0;
-  /** Offset in the delivered stream of the next byte queued. */
-  private deliveredEnd = 0;
   private receiving = true;
   /** Why the iteration ends with an error once the queue is drained (the device failed). */
   private failure: Error | null = null;
@@ -157,12 +155,12 @@ class SerialSource implements LiveSource {
   /** Queues the packets of one read (or drops them all when the consumer is too far behind) and reports its noise. */
   private take(framed: FramedBytes, at: number): void {
     const { bytes, noise } = framed;
-    const start = this.deliveredEnd;
+    // Offset in the delivered stream of the first byte of this read: every byte queued so far.
+    const start = this.counts.bytes;
     const dropped = bytes.length > 0 && this.queuedBytes + bytes.length > this.maxQueuedBytes;
     if (bytes.length > 0 && !dropped) {
       this.queue.push({ bytes, receivedAt: at });
       this.queuedBytes += bytes.length;
-      this.deliveredEnd += bytes.length;
       this.counts.bytes += bytes.length;
       this.wakeConsumer();
     }

@@ -1,10 +1,11 @@
 /**
  * The grammar shared by every `udp://` URL of klvscope, sources and replay
  * destinations alike: `udp://[SOURCE@]HOST:PORT[/][?NAME=VALUE&...]` with IPv4
- * literals only. Names are refused rather than resolved: a live source or a
+ * literals only (dotted decimal without leading zeros, which some parsers read as octal: Node's isIPv4). Names are refused rather than resolved: a live source or a
  * replay should never depend on DNS, and a bind address must be local anyway.
  * What the parts mean is up to udp-source-url.ts and udp-destination-url.ts.
  */
+import { isIPv4 } from 'node:net';
 import { AdapterError, type AdapterErrorCode } from './adapter-error.js';
 
 export interface UdpUrlParts {
@@ -39,8 +40,8 @@ export function parseUdpUrl(url: string, allowed: readonly string[], fail: UdpUr
   if (host.startsWith('[') || (host.includes(':') && port === undefined)) fail('IPv6 is not supported; give an IPv4 address');
   if ((path !== undefined && path !== '/') || fragment !== undefined) fail('a udp:// URL has no path or fragment');
   if (port === undefined || port === '') fail('the port is missing');
-  if (host !== '' && !isIpv4(host)) fail(`'${host}' is not an IPv4 address (host names are not resolved)`);
-  if (source !== undefined && !isIpv4(source)) fail(`the source '${source}' is not an IPv4 address`);
+  if (host !== '' && !isIPv4(host)) fail(`'${host}' is not an IPv4 address (host names are not resolved)`);
+  if (source !== undefined && !isIPv4(source)) fail(`the source '${source}' is not an IPv4 address`);
   return { source: source ?? null, host, port: parsePort(port, fail), params: parseQuery(query ?? '', allowed, fail) };
 }
 
@@ -85,14 +86,8 @@ export function integerParam(params: ReadonlyMap<string, string>, name: string, 
 export function ipv4Param(params: ReadonlyMap<string, string>, name: string, fail: UdpUrlFailure): string | null {
   const text = params.get(name);
   if (text === undefined) return null;
-  if (!isIpv4(text)) fail(`${name} must be an IPv4 address, got '${text}'`);
+  if (!isIPv4(text)) fail(`${name} must be an IPv4 address, got '${text}'`);
   return text;
-}
-
-/** Dotted-quad decimal only: leading zeros are refused, since some parsers read them as octal. */
-export function isIpv4(text: string): boolean {
-  const parts = text.split('.');
-  return parts.length === 4 && parts.every((part) => /^(0|[1-9]\d{0,2})$/.test(part) && Number(part) <= 255);
 }
 
 /** RFC 5771: 224.0.0.0/4 is the IPv4 multicast range. */

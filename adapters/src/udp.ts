@@ -106,8 +106,6 @@ class UdpLiveSource implements UdpSource {
   // Counters.
   private chunks = 0;
   private deliveredBytes = 0;
-  /** Bytes queued or handed over so far: the stream offset events are placed at. */
-  private acceptedBytes = 0;
   private lastChunkAt: number | null = null;
   private applicationLoss = 0;
   private rtpGaps = 0;
@@ -283,6 +281,11 @@ class UdpLiveSource implements UdpSource {
     waiting?.(result);
   }
 
+  /** Bytes queued or handed over so far: the stream offset events are placed at (read only while open). */
+  private get acceptedBytes(): number {
+    return this.deliveredBytes + this.queuedBytes;
+  }
+
   private shift(): LiveChunk {
     const slot = this.head;
     const bytes = this.payloads[slot] as Uint8Array;
@@ -303,7 +306,6 @@ class UdpLiveSource implements UdpSource {
     const bytes = this.rtp === false ? datagram : this.unwrap(datagram, receivedAt);
     if (bytes.length === 0) return;
     if (this.waiting !== null) {
-      this.acceptedBytes += bytes.length;
       this.deliveredBytes += bytes.length;
       this.wake({ done: false, value: { bytes, receivedAt } });
       return;
@@ -318,7 +320,6 @@ class UdpLiveSource implements UdpSource {
     this.arrivals[slot] = receivedAt;
     this.queued++;
     this.queuedBytes += bytes.length;
-    this.acceptedBytes += bytes.length;
   };
 
   /** The payload of an RTP datagram, or the datagram itself when it is not RTP (then the demuxer resynchronises on it). */

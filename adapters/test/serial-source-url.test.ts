@@ -1,15 +1,12 @@
 import { expect } from 'chai';
+import { thrownBy } from '../../test-support/thrown.js';
 import { AdapterError } from '../src/adapter-error.js';
 import { isSerialSourceUrl, parseSerialSourceUrl } from '../src/serial-source-url.js';
 
 function refusal(url: string): AdapterError {
-  try {
-    parseSerialSourceUrl(url);
-  } catch (error) {
-    if (error instanceof AdapterError) return error;
-    throw error;
-  }
-  throw new Error(`expected ${url} to be refused`);
+  const error = thrownBy(() => parseSerialSourceUrl(url));
+  if (error instanceof AdapterError) return error;
+  throw error;
 }
 
 describe('serial source URL', () => {

@@ -6,14 +6,9 @@
  * decoder's `klv-missing-mandatory` problems (fixed to 1, 2, 65) are not used.
  * One violation per packet and missing tag.
  */
-import { defineCheck, st0601Item } from '@klvscope/core';
+import { defineCheck, ST0601_MANDATORY_TAGS, ST0601_MAX_TAG, st0601Item } from '@klvscope/core';
 import * as z from 'zod/mini';
 import { countOf, klvPacketLabel } from './klv-labels.js';
-
-/** MISB ST 0601: the items every packet carries. */
-const ST0601_MANDATORY = [1, 2, 65] as const;
-/** The highest ST 0601 tag a rule may make mandatory. */
-const MAX_MANDATORY_TAG = 143;
 
 export const klvMandatoryFieldErrors = defineCheck({
   id: 'klv-mandatory-field-errors',
@@ -22,8 +17,8 @@ export const klvMandatoryFieldErrors = defineCheck({
   description: 'One violation per ST 0601 packet and missing mandatory item (default 1, 2 and 65; the rules may add tags). Not applicable without ST 0601.',
   rules: z.object({
     mandatoryTags: z._default(
-      z.array(z.number().check(z.int(), z.minimum(1), z.maximum(MAX_MANDATORY_TAG))).check(z.describe('ST 0601 items every packet must carry: 1 (Checksum), 2 (Precision Time Stamp), 65 (LS Version Number) per MISB ST 0601; add tags to enforce a profile (MISB ST 0902 lists a minimum set)')),
-      [...ST0601_MANDATORY],
+      z.array(z.number().check(z.int(), z.minimum(1), z.maximum(ST0601_MAX_TAG))).check(z.describe('ST 0601 items every packet must carry: 1 (Checksum), 2 (Precision Time Stamp), 65 (LS Version Number) per MISB ST 0601; add tags to enforce a profile (MISB ST 0902 lists a minimum set)')),
+      [...ST0601_MANDATORY_TAGS],
     ),
   }),
   consumes: ['klv-packet', 'metadata-packet'],
@@ -31,12 +26,12 @@ export const klvMandatoryFieldErrors = defineCheck({
     const tags = [...new Set(ctx.rules.mandatoryTags)].sort((a, b) => a - b);
     const describe = tags.map((tag) => {
       const name = st0601Item(tag)?.name ?? `tag ${tag}`;
-      const byStandard = (ST0601_MANDATORY as readonly number[]).includes(tag);
+      const byStandard = ST0601_MANDATORY_TAGS.includes(tag);
       return { tag, text: `mandatory item ${tag} (${name}) missing`, citation: byStandard ? `MISB ST 0601 item ${tag} (mandatory)` : `rules: mandatoryTags (ST 0601 item ${tag})` };
     });
     let packets = 0;
-    /** The number of the last packet carrying each tag (ST 0601 tags the rules may name are at most 143). */
-    const lastCarriedIn = new Float64Array(MAX_MANDATORY_TAG + 1);
+    /** The number of the last packet carrying each tag the rules may name. */
+    const lastCarriedIn = new Float64Array(ST0601_MAX_TAG + 1);
     return {
       'metadata-packet'(obs) {
         if (obs.standard !== 'MISB ST 0601') return;
@@ -45,7 +40,7 @@ export const klvMandatoryFieldErrors = defineCheck({
         const items = obs.items;
         for (let i = 0; i < items.length; i++) {
           const tag = items[i].tag;
-          if (tag <= MAX_MANDATORY_TAG) lastCarriedIn[tag] = packets;
+          if (tag <= ST0601_MAX_TAG) lastCarriedIn[tag] = packets;
         }
         for (let w = 0; w < describe.length; w++) {
           const want = describe[w];

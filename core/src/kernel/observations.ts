@@ -131,6 +131,9 @@ export type TsErrorType =
 
 export type Severity = 'info' | 'warning' | 'error';
 
+/** Severities in rising order, for sorting and filtering points by severity. */
+export const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, warning: 1, error: 2 };
+
 /** A problem found while parsing the transport stream. Findings are data, never exceptions. */
 export interface TsErrorObservation extends Position {
   kind: 'ts-error';

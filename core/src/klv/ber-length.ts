@@ -24,6 +24,9 @@ export interface BerLengthError extends KlvDecodeError {
 /** Largest long-form byte count we accept: 6 bytes keeps the length an exact integer below 2^53. */
 const MAX_LONG_FORM_BYTES = 6;
 
+/** The longest BER length field readBerLength reads: the count byte and the long form. */
+export const MAX_BER_LENGTH_FIELD_BYTES = 1 + MAX_LONG_FORM_BYTES;
+
 /**
  * Reads a BER length at `offset`, not reading at or past `end`. Never throws:
  * a truncated field, the indefinite form or an oversized long form is returned

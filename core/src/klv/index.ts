@@ -12,7 +12,7 @@ export type { DecodedItem, KlvProblem, KlvProblemType } from './decoded-item.js'
 export { bytesToHex, hexToBytes } from './hex.js';
 
 // SMPTE ST 336 framing.
-export { readBerLength, encodeBerLength, type BerLength } from './ber-length.js';
+export { readBerLength, encodeBerLength, MAX_BER_LENGTH_FIELD_BYTES, type BerLength } from './ber-length.js';
 export { readBerOid, encodeBerOid, type BerOid } from './ber-oid.js';
 export { parseLocalSet, type LocalSetItem, type ParsedLocalSet } from './local-set.js';
 export { parseUniversalSet, UNIVERSAL_KEY_SIZE, type ParsedUniversalSet, type UniversalSetItem } from './universal-set.js';

@@ -40,12 +40,13 @@ export function getStagePayload<T = unknown>(db: Database, hash: string, stage: 
 
 /**
  * A cheap token of the payload stored for (hash, stage, key): its creation
- * time and length, without reading or parsing it; undefined when none is
+ * time and size in bytes (octet_length: SQLite's length() of a TEXT value
+ * reads and counts its characters), without parsing it; undefined when none is
  * stored. A reader that keeps a parsed payload compares tokens to know it
  * is still the stored one.
  */
 export function stagePayloadVersion(db: Database, hash: string, stage: CachedStage, compatibilityKey: string): string | undefined {
-  const row = selectOne(db, 'SELECT created_ms, length(payload) AS size FROM stage_payloads WHERE hash = $hash AND stage = $stage AND compatibility_key = $key', {
+  const row = selectOne(db, 'SELECT created_ms, octet_length(payload) AS size FROM stage_payloads WHERE hash = $hash AND stage = $stage AND compatibility_key = $key', {
     $hash: hash,
     $stage: stage,
     $key: compatibilityKey,

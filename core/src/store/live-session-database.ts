@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Database } from 'sql.js';
 import { DatabaseFile } from './database-file.js';
 import type { Migration } from './schema-migrations.js';
-import { execute, jsonColumn, numberColumn, selectAll, selectOne } from './sql-query.js';
+import { execute, executeEach, jsonColumn, numberColumn, selectAll, selectOne } from './sql-query.js';
 import { inTransaction } from './sql-transaction.js';
 import { StoreError } from './store-error.js';
 
@@ -67,21 +67,12 @@ export function appendLiveRows(
 ): void {
   inTransaction(db, () => {
     if (findings.length > 0) {
-      const insert = db.prepare('INSERT OR REPLACE INTO live_findings (seq, check_id, severity, finding) VALUES (?, ?, ?, ?)');
-      try {
-        for (const finding of findings) insert.run([finding.seq, finding.checkId, finding.severity, JSON.stringify(finding)]);
-      } finally {
-        insert.free();
-      }
+      const sql = 'INSERT OR REPLACE INTO live_findings (seq, check_id, severity, finding) VALUES (?, ?, ?, ?)';
+      executeEach(db, sql, findings, (finding) => [finding.seq, finding.checkId, finding.severity, JSON.stringify(finding)]);
       pruneOldest(db, 'live_findings', limits.findings);
     }
     if (metadata.length > 0) {
-      const insert = db.prepare('INSERT OR REPLACE INTO live_metadata (seq, packet) VALUES (?, ?)');
-      try {
-        for (const packet of metadata) insert.run([packet.seq, JSON.stringify(packet)]);
-      } finally {
-        insert.free();
-      }
+      executeEach(db, 'INSERT OR REPLACE INTO live_metadata (seq, packet) VALUES (?, ?)', metadata, (packet) => [packet.seq, JSON.stringify(packet)]);
       pruneOldest(db, 'live_metadata', limits.metadata);
     }
   });

@@ -30,6 +30,16 @@ export function execute(db: Database, sql: string, params?: BindParams): number 
   return db.getRowsModified();
 }
 
+/** Runs one statement, prepared once, for each item with the parameters `paramsOf` gives it. */
+export function executeEach<T>(db: Database, sql: string, items: Iterable<T>, paramsOf: (item: T) => BindParams): void {
+  const statement = db.prepare(sql);
+  try {
+    for (const item of items) statement.run(paramsOf(item));
+  } finally {
+    statement.free();
+  }
+}
+
 export function textColumn(row: SqlRow, column: string): string {
   return expectType(row, column, 'string') as string;
 }

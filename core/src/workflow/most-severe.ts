@@ -5,7 +5,7 @@
  * them at the end would lose it).
  */
 import type { Point } from '../kernel/check-point.js';
-import { SEVERITY_RANK } from './report-builder.js';
+import { SEVERITY_RANK } from '../kernel/observations.js';
 
 export class MostSevere {
   /** By severity rank (info, warning, error), each in emission order. */

@@ -2,14 +2,11 @@
  * The `report` stage: an overall verdict, each check's verdict, and the most
  * severe violations across the checks, from the analyze and process payloads.
  */
-import type { Severity } from '../kernel/observations.js';
+import { SEVERITY_RANK } from '../kernel/observations.js';
 import type { AnalyzePayload, OverallVerdict, ProcessPayload, ReportPayload } from './stage-payloads.js';
 
 /** Violations listed in a report, across all checks. */
 export const REPORT_TOP_VIOLATIONS = 50;
-
-/** Severities in rising order, for sorting points most severe first. */
-export const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, warning: 1, error: 2 };
 
 export function buildReport(file: { hash: string; path: string }, analyze: AnalyzePayload, process: ProcessPayload): ReportPayload {
   const verdicts = new Set(process.checks.map((check) => check.summary.verdict));

@@ -163,13 +163,21 @@ export function buildProgram(): Command {
   return program;
 }
 
-/** Runs one command line (the arguments after `klvscope`) and returns the exit code. */
-export async function runCli(argv: string[]): Promise<number> {
-  // A reader that goes away (`klvscope klv FILE | head`) ends the output, not with a crash.
+let stdoutGuarded = false;
+
+/** A reader that goes away (`klvscope klv FILE | head`) ends the output, not with a crash. Once per process. */
+function guardStdout(): void {
+  if (stdoutGuarded) return;
+  stdoutGuarded = true;
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0);
     throw error;
   });
+}
+
+/** Runs one command line (the arguments after `klvscope`) and returns the exit code. */
+export async function runCli(argv: string[]): Promise<number> {
+  guardStdout();
   try {
     await buildProgram().parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

@@ -3,7 +3,7 @@
  * endpoint it is opened (sessions or automation): the live session stops,
  * and the previous file session's playback tokens are revoked once the new
  * one is open, since a token plays its session's recording only while that
- * session is active.
+ * session is active. Stopping a file session revokes them as well.
  */
 import type { StageRunOptions, Workspace } from '@klvscope/core';
 import type { InspectionDeps } from './inspection-deps.js';
@@ -19,4 +19,11 @@ export async function openReplacingActive(
   // After the open: a file that cannot be opened leaves the previous session active, and its tokens with it.
   if (previous) deps.playback.revokeFile(previous.path);
   return workspace;
+}
+
+/** Stops the active file session (ERR_NO_ACTIVE_SESSION without one) and revokes its playback tokens. */
+export async function stopFileSession(deps: Pick<InspectionDeps, 'fileSessions' | 'playback'>): Promise<Workspace> {
+  const stopped = await deps.fileSessions.stop();
+  deps.playback.revokeFile(stopped.path);
+  return stopped;
 }

@@ -15,6 +15,7 @@ import {
   type AnalyzePayload,
   type FileWorkflow,
   type IngestPayload,
+  type JobContext,
   type ProcessPayload,
   type ProgressPhase,
   type StageOutcome,
@@ -46,7 +47,12 @@ export interface FileStagesOptions {
 }
 
 /** The job kind of the work that ends with each stage. */
-const JOB_KIND = { analyze: 'analysis', ingest: 'ingest', process: 'process' } as const;
+export const JOB_KIND = { analyze: 'analysis', ingest: 'ingest', process: 'process' } as const;
+
+/** A job's signal and progress, as the options of its stages. */
+export function stageOptionsOf(context: JobContext): FileStagesOptions {
+  return { signal: context.signal, progress: (done, total) => context.progress(done, total) };
+}
 
 /** The stages up to `last`, run here (the caller is a job). */
 export async function runStagesUpTo<S extends LastStage>(workflow: FileWorkflow, path: string, last: S, options: FileStagesOptions = {}): Promise<FileStages<S>> {
@@ -82,7 +88,7 @@ export async function stagesUpTo<S extends LastStage>(deps: Pick<InspectionDeps,
     const outcomes: StageOutcome[] = stages.map((stage) => ({ stage, reused: true, elapsedMs: 0 }));
     return { fileHash: file.hash, path: file.path, stages: outcomes, ...reusable } as FileStages<S>;
   }
-  return runQueued(deps.jobs, JOB_KIND[last], path, (context) => runStagesUpTo(workflow, path, last, { signal: context.signal, progress: (done, total) => context.progress(done, total) }));
+  return runQueued(deps.jobs, JOB_KIND[last], path, (context) => runStagesUpTo(workflow, path, last, stageOptionsOf(context)));
 }
 
 function stagesThrough(last: LastStage): LastStage[] {

@@ -6,6 +6,7 @@
  * with is turned into JSON Schema by zod, so the document cannot drift from
  * what the service accepts.
  */
+import { DATASET_MEDIA_TYPES } from '@klvscope/core';
 import * as z from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
 import type { InspectionRoute } from './inspection-route.js';
@@ -48,8 +49,8 @@ const ERROR_RESPONSES: Readonly<Record<string, string>> = {
   '500': 'an internal error (no details)',
 };
 
-/** Media types of the raw dataset exports (`format` query parameter). */
-const DATASET_MEDIA_TYPES = ['application/json', 'application/x-ndjson', 'text/csv'];
+/** Media types of the raw dataset exports (`format` query parameter), without their parameters. */
+const DATASET_CONTENT_TYPES = Object.values(DATASET_MEDIA_TYPES).map((type) => type.split(';')[0]);
 
 export function buildOpenApiDocument(routes: readonly InspectionRoute[], version: string): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
@@ -91,8 +92,8 @@ function operationOf(route: InspectionRoute): JsonSchema {
 function responsesOf(route: InspectionRoute): JsonSchema {
   const status = String(route.status ?? 200);
   const body = route.schemas.response ? jsonSchemaOf(route.schemas.response, 'output') : {};
-  const dataset = route.path.includes('/ingest-runs/:id/') && route.path.split('/').length > 4;
-  const content = dataset ? Object.fromEntries(DATASET_MEDIA_TYPES.map((type) => [type, type === 'application/json' ? { schema: body } : {}])) : { 'application/json': { schema: body } };
+  const dataset = route.path.includes('/ingest-runs/:id/');
+  const content = dataset ? Object.fromEntries(DATASET_CONTENT_TYPES.map((type) => [type, type === 'application/json' ? { schema: body } : {}])) : { 'application/json': { schema: body } };
   const responses: JsonSchema = { [status]: { description: 'success', content } };
   for (const [code, description] of Object.entries(ERROR_RESPONSES)) {
     responses[code] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };

@@ -5,6 +5,8 @@
  * it saw resumes without a gap, as long as what it missed is still kept:
  * the log keeps the latest `capacity` events and drops the oldest.
  */
+import { Waiters } from './waiters.js';
+
 export interface Sequenced {
   readonly seq: number;
 }
@@ -13,7 +15,7 @@ export class LiveEventLog<T extends Sequenced> {
   private readonly ring: Array<T | undefined>;
   private lastSeq = 0;
   private closed = false;
-  private waiters: Array<() => void> = [];
+  private readonly appended = new Waiters();
 
   constructor(readonly capacity: number) {
     if (!Number.isSafeInteger(capacity) || capacity < 1) throw new RangeError(`capacity must be a positive integer, got ${capacity}`);
@@ -39,7 +41,7 @@ export class LiveEventLog<T extends Sequenced> {
     if (this.closed) throw new Error('the event log is closed');
     const event = make(++this.lastSeq);
     this.ring[(event.seq - 1) % this.capacity] = event;
-    this.wake();
+    this.appended.wakeAll();
     return event;
   }
 
@@ -60,7 +62,7 @@ export class LiveEventLog<T extends Sequenced> {
   /** No more events: followers finish once they have read the rest. */
   close(): void {
     this.closed = true;
-    this.wake();
+    this.appended.wakeAll();
   }
 
   /**
@@ -77,25 +79,7 @@ export class LiveEventLog<T extends Sequenced> {
       }
       if (seen < this.lastSeq) continue;
       if (this.closed || signal?.aborted) return;
-      await this.nextAppend(signal);
+      await this.appended.wait(signal);
     }
-  }
-
-  private nextAppend(signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      const done = (): void => {
-        signal?.removeEventListener('abort', done);
-        // Gone from the list when woken by an append; an abort takes it out itself.
-        this.waiters = this.waiters.filter((waiter) => waiter !== done);
-        resolve();
-      };
-      this.waiters.push(done);
-      signal?.addEventListener('abort', done, { once: true });
-    });
-  }
-
-  private wake(): void {
-    if (this.waiters.length === 0) return;
-    for (const waiter of [...this.waiters]) waiter();
   }
 }

@@ -6,6 +6,7 @@
  * (tRPC's wsLink does this by itself) resumes where it stopped, as long as
  * the session still keeps what it missed (live-event-log.ts).
  */
+import { SEVERITY_RANK } from '@klvscope/core';
 import { TRPCError, initTRPC, tracked } from '@trpc/server';
 import * as z from 'zod/mini';
 import type { Sequenced, LiveEventLog } from './live-event-log.js';
@@ -16,8 +17,6 @@ import type { LiveSessions } from './live-sessions.js';
 export interface LiveContext {
   live: LiveSessions;
 }
-
-const SEVERITY_RANK: Record<string, number> = { info: 0, warning: 1, error: 2 };
 
 const resumable = { lastEventId: z.optional(z.nullable(z.string().check(z.maxLength(200)))) };
 

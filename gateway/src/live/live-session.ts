@@ -25,6 +25,9 @@ import {
 } from './live-records.js';
 import { PidRateMeter } from './pid-rate-meter.js';
 
+/** How often the session publishes its statistics. */
+const STATISTICS_INTERVAL_MS = 1_000;
+
 /** Events kept for followers that reconnect (the database keeps more findings). */
 export const LIVE_LOG_CAPACITY = { findings: 10_000, metadata: 1_000, statistics: 600 } as const;
 
@@ -36,9 +39,6 @@ export interface LiveSessionOptions {
   rules: Readonly<Record<string, unknown>>;
   /** Silence longer than this is reported (status 'no-data' and a finding). */
   noDataSeconds: number;
-  /** Milliseconds since the epoch with sub-millisecond precision; the same clock as the sources' `receivedAt`. */
-  now?: () => number;
-  statisticsIntervalMs?: number;
   /** Told when the status changes (to persist it). */
   onStatus?: (session: LiveSession) => void;
 }
@@ -67,7 +67,6 @@ export class LiveSession {
   readonly ended: Promise<void>;
 
   private readonly source: LiveSource;
-  private readonly now: () => number;
   private readonly createdAt: number;
   private readonly checkSession: CheckSession;
   private readonly demuxer: Demuxer;
@@ -91,8 +90,7 @@ export class LiveSession {
   constructor(private readonly options: LiveSessionOptions) {
     this.id = options.id;
     this.source = options.source;
-    this.now = options.now ?? epochNow;
-    this.createdAt = this.now();
+    this.createdAt = epochNow();
     this.lastReadingAt = this.createdAt;
     this.silentSince = this.createdAt;
     this.checkSession = new CheckSession(options.checks, {
@@ -108,7 +106,7 @@ export class LiveSession {
     };
     this.demuxer = this.source.format === 'klv' ? new KlvStreamDemuxer(sink) : createKlvAwareTsDemuxer(sink);
     this.source.onEvent = (event) => this.publishSourceEvent(event);
-    this.timer = setInterval(() => this.tick(), options.statisticsIntervalMs ?? 1_000);
+    this.timer = setInterval(() => this.tick(), STATISTICS_INTERVAL_MS);
     this.timer.unref();
     this.ended = this.run();
   }
@@ -137,7 +135,7 @@ export class LiveSession {
       format: this.source.format,
       checks: this.options.checks.map((check) => check.id),
       createdAt: new Date(this.createdAt).toISOString(),
-      updatedAt: new Date(this.now()).toISOString(),
+      updatedAt: new Date(epochNow()).toISOString(),
       stoppedAt: this.stoppedAt === null ? null : new Date(this.stoppedAt).toISOString(),
       error: this.error,
       counts: structuredClone(this.counts),
@@ -172,7 +170,7 @@ export class LiveSession {
       await this.source.close();
     } finally {
       clearInterval(this.timer);
-      this.stoppedAt = this.now();
+      this.stoppedAt = epochNow();
       this.takeReading();
       this.findings.close();
       this.metadata.close();
@@ -182,7 +180,7 @@ export class LiveSession {
   }
 
   private publishFinding(checkId: string, point: Point): void {
-    const finding = this.findings.append((seq) => ({ ...point, seq, sessionId: this.id, checkId, receivedAt: this.arrival, emittedAt: this.now() }));
+    const finding = this.findings.append((seq) => ({ ...point, seq, sessionId: this.id, checkId, receivedAt: this.arrival, emittedAt: epochNow() }));
     this.counts.findings++;
     this.counts.bySeverity[finding.severity] = (this.counts.bySeverity[finding.severity] ?? 0) + 1;
     this.counts.byCheck[checkId] = (this.counts.byCheck[checkId] ?? 0) + 1;
@@ -214,7 +212,7 @@ export class LiveSession {
   }
 
   private tick(): void {
-    const now = this.now();
+    const now = epochNow();
     const received = this.source.stats();
     const lastChunkAt = received.lastChunkAt ?? this.createdAt;
     const silentMs = now - Math.max(lastChunkAt, this.silentSince);
@@ -239,7 +237,7 @@ export class LiveSession {
 
   private takeReading(): void {
     if (this.statistics.isClosed) return;
-    const now = this.now();
+    const now = epochNow();
     const seconds = Math.max((now - this.lastReadingAt) / 1_000, 1e-3);
     this.lastReadingAt = now;
     const { packets, pids } = this.meter.read(seconds);
@@ -266,7 +264,7 @@ export class LiveSession {
   private setStatus(status: LiveSessionStatus): void {
     if (status === this.statusValue) return;
     // Silence is measured from the end of the last silence, so one long pause is reported once.
-    if (this.statusValue === 'no-data') this.silentSince = this.now();
+    if (this.statusValue === 'no-data') this.silentSince = epochNow();
     this.statusValue = status;
     this.options.onStatus?.(this);
   }

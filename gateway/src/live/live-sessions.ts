@@ -27,6 +27,7 @@ import {
 import type { LiveSource } from '@klvscope/adapters';
 import type { LiveFinding, LiveMetadataPacket, LiveSessionState, LiveSessionStatus } from './live-records.js';
 import { LiveSession } from './live-session.js';
+import { Waiters } from './waiters.js';
 
 /** Rows a live session's database keeps at most; the oldest go first. */
 export const LIVE_DATABASE_LIMITS = { findings: 200_000, metadata: 20_000 } as const;
@@ -42,7 +43,6 @@ export interface LiveSessionsOptions {
   checkRun: () => { checks: readonly AnyCheck[]; rules: Readonly<Record<string, unknown>> };
   settings: () => { noDataSeconds: number; persistSeconds: number };
   log: Logger;
-  statisticsIntervalMs?: number;
 }
 
 export class LiveSessions {
@@ -51,7 +51,7 @@ export class LiveSessions {
   private persistTimer: NodeJS.Timeout | null = null;
   /** Saves run one after another: a save never overlaps the next. */
   private saving: Promise<void> = Promise.resolve();
-  private startWaiters: Array<() => void> = [];
+  private readonly started = new Waiters();
 
   constructor(private readonly options: LiveSessionsOptions) {
     const db = options.store.catalog.db;
@@ -90,7 +90,6 @@ export class LiveSessions {
         checks,
         rules,
         noDataSeconds,
-        statisticsIntervalMs: this.options.statisticsIntervalMs,
         onStatus: (changed) => this.statusChanged(changed),
       });
       this.current = session;
@@ -99,7 +98,7 @@ export class LiveSessions {
       touchRecentSource(this.options.store.catalog.db, url.startsWith('serial:') ? 'serial' : 'udp', url, Date.now());
       this.statusChanged(session);
       await this.saving;
-      for (const wake of this.startWaiters.splice(0)) wake();
+      this.started.wakeAll();
       return session.state();
     } catch (error) {
       await source.close();
@@ -149,15 +148,7 @@ export class LiveSessions {
   async nextSession(known: LiveSession | null, signal: AbortSignal): Promise<LiveSession | null> {
     while (this.current === known || this.current === null) {
       if (signal.aborted) return null;
-      await new Promise<void>((resolve) => {
-        const wake = (): void => {
-          signal.removeEventListener('abort', wake);
-          this.startWaiters = this.startWaiters.filter((waiter) => waiter !== wake);
-          resolve();
-        };
-        this.startWaiters.push(wake);
-        signal.addEventListener('abort', wake, { once: true });
-      });
+      await this.started.wait(signal);
     }
     return this.current;
   }

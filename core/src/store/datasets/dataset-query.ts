@@ -102,9 +102,14 @@ function tableTypeFilter(tableType: string): string {
   return tableType;
 }
 
+/** A query parameter given comma-separated, repeated or both, as a list: trimmed, without empty entries or repeats, in order. */
+export function listParameter(value: string | readonly string[]): string[] {
+  const list = (typeof value === 'string' ? [value] : value).flatMap((entry) => entry.split(',')).map((entry) => entry.trim());
+  return [...new Set(list.filter((entry) => entry !== ''))];
+}
+
 function errorTypesFilter(types: string | readonly string[]): string[] {
-  const list = (typeof types === 'string' ? [types] : types).flatMap((entry) => entry.split(',')).map((entry) => entry.trim());
-  const chosen = [...new Set(list.filter((entry) => entry !== ''))];
+  const chosen = listParameter(types);
   for (const type of chosen) {
     if (!(TS_ERROR_TYPES as readonly string[]).includes(type)) {
       throw invalid('types', types, `unknown error type '${type}' in types (known: ${TS_ERROR_TYPES.join(', ')})`, { unknown: type, allowed: TS_ERROR_TYPES });

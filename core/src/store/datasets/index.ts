@@ -9,6 +9,7 @@ export type { DatasetRow } from './observation-row-codec.js';
 export { RAW_DATASETS, RAW_DATASET_NAMES, rawDataset, isRawDatasetName, type RawDatasetDefinition, type RawDatasetName, type DatasetFilter } from './raw-datasets.js';
 export {
   readDataset,
+  listParameter,
   DEFAULT_DATASET_LIMIT,
   MAX_DATASET_LIMIT,
   TABLE_TYPE_FILTER_VALUES,

@@ -8,7 +8,7 @@
  * The points are those `process` stored in the run database under its
  * check key; the summary is the process payload's.
  */
-import { CoreError, readCheckPoints, type CheckSummary, type Point, type ProcessedCheck } from '@klvscope/core';
+import { CoreError, listParameter, readCheckPoints, type CheckSummary, type Point, type ProcessedCheck } from '@klvscope/core';
 import { DETAIL_ENDPOINT_IDS, MPEGTS_ERROR_POINT_TYPES, type DetailEndpointId } from '@klvscope/plugins';
 import * as z from 'zod/mini';
 import { stagesUpTo } from '../file-stages.js';
@@ -62,7 +62,7 @@ export interface CheckDetail {
 /** The `types` filter as a list, each checked against the check's point types (400 naming an unknown one). */
 function pointTypes(types: string | string[] | undefined): string[] | undefined {
   if (types === undefined) return undefined;
-  const chosen = [...new Set((typeof types === 'string' ? [types] : types).flatMap((entry) => entry.split(',')).map((entry) => entry.trim()))].filter((entry) => entry !== '');
+  const chosen = listParameter(types);
   const unknown = chosen.filter((type) => !MPEGTS_ERROR_POINT_TYPES.includes(type));
   if (unknown.length > 0) {
     throw invalidFields([{ in: 'query', field: 'types', message: `unknown point type ${unknown.map((t) => `'${t}'`).join(', ')} (known: ${MPEGTS_ERROR_POINT_TYPES.join(', ')})` }]);

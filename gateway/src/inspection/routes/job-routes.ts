@@ -15,7 +15,7 @@
  */
 import { WorkflowError, type IngestPayload, type JobKind, type JobView, type JobWork, type ProcessPayload, type ProcessedCheck, type StageOutcome } from '@klvscope/core';
 import * as z from 'zod/mini';
-import { runStagesUpTo, type LastStage } from '../file-stages.js';
+import { JOB_KIND, runStagesUpTo, stageOptionsOf, type LastStage } from '../file-stages.js';
 import type { InspectionDeps } from '../inspection-deps.js';
 import { defineRoute, type InspectionRoute, type RouteModule } from '../inspection-route.js';
 import { filePathBodySchema, requestedFile } from '../requested-file.js';
@@ -57,7 +57,6 @@ export interface ProcessJobResult {
 }
 
 interface JobPath {
-  kind: JobKind;
   /** Under /api/v1. */
   path: string;
   last: LastStage;
@@ -65,16 +64,16 @@ interface JobPath {
 }
 
 const JOB_PATHS: readonly JobPath[] = [
-  { kind: 'analysis', path: '/analysis/file/jobs', last: 'analyze', noun: 'analysis' },
-  { kind: 'ingest', path: '/ingest/file/jobs', last: 'ingest', noun: 'ingest' },
-  { kind: 'process', path: '/process/file/jobs', last: 'process', noun: 'processing' },
+  { path: '/analysis/file/jobs', last: 'analyze', noun: 'analysis' },
+  { path: '/ingest/file/jobs', last: 'ingest', noun: 'ingest' },
+  { path: '/process/file/jobs', last: 'process', noun: 'processing' },
 ];
 
 /** The job's work: the stages up to its own, with its signal and progress. */
 function jobWork(deps: InspectionDeps, kind: JobKind, path: string): JobWork<unknown> {
   const workflow = deps.rules.workflow();
   return async (context) => {
-    const options = { signal: context.signal, progress: (done: number, total: number | null) => context.progress(done, total) };
+    const options = stageOptionsOf(context);
     if (kind === 'analysis') return fileAnalysisOf(await runStagesUpTo(workflow, path, 'analyze', options));
     if (kind === 'ingest') {
       const { fileHash, stages, ingest, path: identified } = await runStagesUpTo(workflow, path, 'ingest', options);
@@ -94,7 +93,8 @@ function jobOfKind(deps: InspectionDeps, id: string, kind: JobKind): JobView {
 }
 
 export const jobRoutes: RouteModule = (deps) =>
-  JOB_PATHS.flatMap(({ kind, path, last, noun }): InspectionRoute[] => {
+  JOB_PATHS.flatMap(({ path, last, noun }): InspectionRoute[] => {
+    const kind: JobKind = JOB_KIND[last];
     const routes: InspectionRoute[] = [
       defineRoute({
         method: 'POST',

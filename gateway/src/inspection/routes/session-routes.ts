@@ -11,7 +11,7 @@
 import { CoreError, WorkflowError, readCheckPoints, readDataset, type Point, type ProcessPayload, type Workspace } from '@klvscope/core';
 import * as z from 'zod/mini';
 import { confineToRoots } from '../browse-roots.js';
-import { openReplacingActive } from '../file-session-replacement.js';
+import { openReplacingActive, stopFileSession } from '../file-session-replacement.js';
 import type { InspectionDeps } from '../inspection-deps.js';
 import { defineRoute, type RouteModule } from '../inspection-route.js';
 import { API_PREFIX } from '../service-address.js';
@@ -59,11 +59,7 @@ export const sessionRoutes: RouteModule = (deps) => [
     schemas: { body: liveBody },
     handle: async ({ body }) => {
       const state = await deps.live.start(body.source);
-      const previous = deps.fileSessions.active();
-      if (previous) {
-        deps.playback.revokeFile(previous.path);
-        await deps.fileSessions.stop();
-      }
+      if (deps.fileSessions.active()) await stopFileSession(deps);
       return state;
     },
   }),
@@ -81,9 +77,7 @@ export const sessionRoutes: RouteModule = (deps) => [
     schemas: {},
     handle: async () => {
       if (deps.live.active()) return deps.live.stop();
-      const stopped = await deps.fileSessions.stop();
-      deps.playback.revokeFile(stopped.path);
-      return stopped;
+      return stopFileSession(deps);
     },
   }),
   defineRoute({
