@@ -143,10 +143,10 @@ export class FileSessions {
     return workspace;
   }
 
-  /** Stops the active session; ERR_NO_ACTIVE_SESSION without one. */
-  async stop(): Promise<Workspace> {
+  /** Stops the active session, kept as `status` ('replaced' when a live session takes its place); ERR_NO_ACTIVE_SESSION without one. */
+  async stop(status: 'stopped' | 'replaced' = 'stopped'): Promise<Workspace> {
     const { workspace } = this.requireActive();
-    const stopped: Workspace = { ...workspace, status: 'stopped', updatedAt: new Date(this.clock()).toISOString() };
+    const stopped: Workspace = { ...workspace, status, updatedAt: new Date(this.clock()).toISOString() };
     this.save(stopped);
     this.activeId = null;
     this.identity = null;

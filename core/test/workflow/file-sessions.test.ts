@@ -92,6 +92,16 @@ describe('FileSessions', function () {
     });
   });
 
+  it('keeps a session stopped to make way for a live one as replaced', async () => {
+    const path = await stream('c2.ts');
+    await withSessions(async (sessions) => {
+      const opened = await sessions.open(path);
+      expect((await sessions.stop('replaced')).status).to.equal('replaced');
+      expect(sessions.active()).to.equal(null);
+      expect(sessions.get(opened.sessionId)?.status).to.equal('replaced');
+    });
+  });
+
   it('marks a session a previous process left active as interrupted', async () => {
     const path = await stream('d.ts');
     const id = await withSessions(async (sessions) => (await sessions.open(path)).sessionId);

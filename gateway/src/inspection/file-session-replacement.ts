@@ -21,9 +21,9 @@ export async function openReplacingActive(
   return workspace;
 }
 
-/** Stops the active file session (ERR_NO_ACTIVE_SESSION without one) and revokes its playback tokens. */
-export async function stopFileSession(deps: Pick<InspectionDeps, 'fileSessions' | 'playback'>): Promise<Workspace> {
-  const stopped = await deps.fileSessions.stop();
+/** Stops the active file session (ERR_NO_ACTIVE_SESSION without one), kept as `status`, and revokes its playback tokens. */
+export async function stopFileSession(deps: Pick<InspectionDeps, 'fileSessions' | 'playback'>, status: 'stopped' | 'replaced' = 'stopped'): Promise<Workspace> {
+  const stopped = await deps.fileSessions.stop(status);
   deps.playback.revokeFile(stopped.path);
   return stopped;
 }

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateTransportStream, parseFaultSpec } from '@klvscope/core';
+import { freeUdpPort } from '../../../test-support/free-udp-port.js';
 import { defaultSettings } from '../../src/inspection/inspection-settings.js';
 import { startTestServer, tempDataDir, type TestServer } from './test-server.js';
 
@@ -113,6 +114,17 @@ describe('inspection service: sessions and playback', function () {
     expect(replaced.status, replaced.text).to.equal(200);
     expect((await server.call(`/sessions/${workspace.sessionId}`)).json).to.include({ status: 'replaced' });
     expect((await fetch(url)).status, 'the replaced session’s token is revoked').to.equal(404);
+  });
+
+  it('keeps a file session that a live session replaces as replaced, and revokes its playback token', async () => {
+    const workspace = (await server.call('/sessions/file', { method: 'POST', body: { filePath: file } })).json as Workspace;
+    const url = `${server.url.replace(/\/api\/v1$/, '')}${workspace.playback?.url ?? ''}`;
+    const port = await freeUdpPort();
+    const live = await server.call('/sessions/live', { method: 'POST', body: { source: `udp://127.0.0.1:${port}` } });
+    expect(live.status, live.text).to.equal(201);
+    expect((await server.call(`/sessions/${workspace.sessionId}`)).json).to.include({ status: 'replaced' });
+    expect((await fetch(url)).status, 'the replaced session’s token is revoked').to.equal(404);
+    expect((await server.call('/sessions/active', { method: 'DELETE' })).status).to.equal(200);
   });
 
   it('refuses a session on a file outside the browse roots, reading nothing', async () => {

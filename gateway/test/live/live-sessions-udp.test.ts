@@ -3,6 +3,7 @@ import { createSocket } from 'node:dgram';
 import { parseFaultSpec, type GeneratorOptions, type InjectedFault } from '@klvscope/core';
 import { wrapRtp } from '@klvscope/adapters';
 import { readFileSync } from 'node:fs';
+import { freeUdpPort } from '../../../test-support/free-udp-port.js';
 import { LIVE_SOURCE_CHECK_ID, type LiveFinding, type LiveSessionState } from '../../src/live/live-records.js';
 import { fileTestServerForSuite, writeGenerated, type FileTestServer } from '../inspection/file-test-server.js';
 import { connectLiveClient, fileFindings, findingKey, sortedKeys } from './live-client.js';
@@ -20,14 +21,6 @@ const FAULTY: GeneratorOptions = {
   faults: faults('drop-packet@1', 'pat-gap@1.5', 'pcr-gap@2.5', 'pts-gap@3.5', 'klv-checksum@4', 'klv-unknown-tag@4.5', 'klv-missing-version@5'),
 };
 
-/** A port free on 127.0.0.1 now (bound by the system, then released). */
-async function freeUdpPort(): Promise<number> {
-  const socket = createSocket('udp4');
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  const { port } = socket.address();
-  await new Promise<void>((resolve) => socket.close(resolve));
-  return port;
-}
 
 const liveKeys = (findings: readonly LiveFinding[]) => sortedKeys(findings.filter((f) => f.checkId !== LIVE_SOURCE_CHECK_ID).map((f) => findingKey(f.checkId, f)));
 

@@ -59,7 +59,7 @@ export const sessionRoutes: RouteModule = (deps) => [
     schemas: { body: liveBody },
     handle: async ({ body }) => {
       const state = await deps.live.start(body.source);
-      if (deps.fileSessions.active()) await stopFileSession(deps);
+      if (deps.fileSessions.active()) await stopFileSession(deps, 'replaced');
       return state;
     },
   }),
