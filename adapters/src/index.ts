@@ -3,6 +3,7 @@ export { AdapterError, type AdapterErrorCode } from './adapter-error.js';
 export { fileSize, readFileChunks, type ReadFileChunksOptions } from './file.js';
 export type { LiveChunk, LiveSource, LiveSourceEvent, LiveSourceEventKind, LiveSourceStats } from './live-source.js';
 export { openLiveSource } from './open-live-source.js';
+export { isSerialSourceUrl } from './serial-source-url.js';
 export { epochNow } from './epoch-clock.js';
 export { openUdpSource, type UdpSource, type UdpSourceOptions } from './udp.js';
 export { wrapRtp, type RtpHeaderFields } from './rtp.js';

@@ -70,7 +70,8 @@ export class LiveSession {
   private readonly createdAt: number;
   private readonly checkSession: CheckSession;
   private readonly demuxer: Demuxer;
-  private readonly meter = new PidRateMeter();
+  /** TS sources only: raw KLV has no TS packets, and a 0x47 inside a KLV value would pass for a sync byte. */
+  private readonly meter: PidRateMeter | null;
   private readonly counts: LiveSessionState['counts'] = { findings: 0, metadataPackets: 0, bySeverity: {}, byCheck: {} };
   private statusValue: LiveSessionStatus = 'waiting';
   private error: string | null = null;
@@ -105,6 +106,7 @@ export class LiveSession {
       this.checkSession.observe(observation);
     };
     this.demuxer = this.source.format === 'klv' ? new KlvStreamDemuxer(sink) : createKlvAwareTsDemuxer(sink);
+    this.meter = this.source.format === 'ts' ? new PidRateMeter() : null;
     this.source.onEvent = (event) => this.publishSourceEvent(event);
     this.timer = setInterval(() => this.tick(), STATISTICS_INTERVAL_MS);
     this.timer.unref();
@@ -157,7 +159,7 @@ export class LiveSession {
       for await (const chunk of this.source) {
         this.arrival = chunk.receivedAt;
         if (this.statusValue !== 'receiving') this.setStatus('receiving');
-        this.meter.push(chunk.bytes);
+        this.meter?.push(chunk.bytes);
         this.demuxer.push(chunk.bytes);
         this.checkSession.throwIfSinkFailed();
       }
@@ -240,7 +242,7 @@ export class LiveSession {
     const now = epochNow();
     const seconds = Math.max((now - this.lastReadingAt) / 1_000, 1e-3);
     this.lastReadingAt = now;
-    const { packets, pids } = this.meter.read(seconds);
+    const { packets, pids } = this.meter?.read(seconds) ?? { packets: 0, pids: [] };
     const source = this.source.stats();
     const klvPackets = this.klvPackets;
     this.klvPackets = 0;

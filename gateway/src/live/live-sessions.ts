@@ -24,7 +24,7 @@ import {
   type SqlDatabase,
   type Store,
 } from '@klvscope/core';
-import type { LiveSource } from '@klvscope/adapters';
+import { isSerialSourceUrl, type LiveSource } from '@klvscope/adapters';
 import type { LiveFinding, LiveMetadataPacket, LiveSessionState, LiveSessionStatus } from './live-records.js';
 import { LiveSession } from './live-session.js';
 import { Waiters } from './waiters.js';
@@ -95,7 +95,7 @@ export class LiveSessions {
       this.current = session;
       this.persistTimer = setInterval(() => void this.persist(session), persistSeconds * 1_000);
       this.persistTimer.unref();
-      touchRecentSource(this.options.store.catalog.db, url.startsWith('serial:') ? 'serial' : 'udp', url, Date.now());
+      touchRecentSource(this.options.store.catalog.db, isSerialSourceUrl(url) ? 'serial' : 'udp', url, Date.now());
       this.statusChanged(session);
       await this.saving;
       this.started.wakeAll();

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { writeFileSync } from 'node:fs';
+import { realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateTransportStream, parseFaultSpec } from '@klvscope/core';
 import { freeUdpPort } from '../../../test-support/free-udp-port.js';
@@ -124,6 +124,20 @@ describe('inspection service: sessions and playback', function () {
     expect(live.status, live.text).to.equal(201);
     expect((await server.call(`/sessions/${workspace.sessionId}`)).json).to.include({ status: 'replaced' });
     expect((await fetch(url)).status, 'the replaced session’s token is revoked').to.equal(404);
+    expect((await server.call('/sessions/active', { method: 'DELETE' })).status).to.equal(200);
+  });
+
+  it('refuses a session on a missing file with 422 ERR_FILE_NOT_FOUND, leaving the active live session running', async () => {
+    const port = await freeUdpPort();
+    const live = (await server.call('/sessions/live', { method: 'POST', body: { source: `udp://127.0.0.1:${port}` } })).json as { sessionId: string };
+    const missing = join(realpathSync(recordings), 'no-such.ts');
+    const refused = await server.call('/sessions/file', { method: 'POST', body: { filePath: missing } });
+    expect([refused.status, refused.json]).to.deep.equal([
+      422,
+      { error: { code: 'ERR_FILE_NOT_FOUND', message: `no such file: ${missing}`, details: { path: missing, errno: 'ENOENT' } } },
+    ]);
+    const active = (await server.call('/sessions/active')).json as { active: { sessionId: string; status: string } };
+    expect(active.active).to.include({ sessionId: live.sessionId, status: 'waiting' });
     expect((await server.call('/sessions/active', { method: 'DELETE' })).status).to.equal(200);
   });
 

@@ -10,10 +10,10 @@
  */
 import { CoreError, WorkflowError, readCheckPoints, readDataset, type Point, type ProcessPayload, type Workspace } from '@klvscope/core';
 import * as z from 'zod/mini';
-import { confineToRoots } from '../browse-roots.js';
 import { openReplacingActive, stopFileSession } from '../file-session-replacement.js';
 import type { InspectionDeps } from '../inspection-deps.js';
 import { defineRoute, type RouteModule } from '../inspection-route.js';
+import { requestedFile } from '../requested-file.js';
 import { API_PREFIX } from '../service-address.js';
 
 const filePathBody = z.object({ filePath: z.string() });
@@ -47,7 +47,8 @@ export const sessionRoutes: RouteModule = (deps) => [
     status: 201,
     schemas: { body: filePathBody },
     handle: async ({ body }) => {
-      const { path } = await confineToRoots(body.filePath, deps.settings.current().browseRoots);
+      // Checked before anything is replaced: a path that names no regular file leaves the active session running.
+      const { path } = await requestedFile(deps, body.filePath);
       return withPlayback(deps, await openReplacingActive(deps, path));
     },
   }),
