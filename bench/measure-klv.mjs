@@ -2,6 +2,8 @@
 // carriage, every observation produced). With --decoder it then decodes the
 // KLV packets it gathered again in memory, to isolate the KLV decoder's own
 // rate (a separate run, so that the loop does not count in the wall time).
+// With --no-klv-fields it makes what the checks' run makes (measure-checks.mjs):
+// every observation but the klv-field ones, which no check reads.
 import { readFileChunks } from '@klvscope/adapters';
 import { createKlvAwareTsDemuxer, observeKlvPacket } from '@klvscope/core';
 import { statSync } from 'node:fs';
@@ -9,6 +11,7 @@ import { statSync } from 'node:fs';
 const path = process.argv[2];
 const half = statSync(path).size / 2;
 const isolateDecoder = process.argv.includes('--decoder');
+const klvFields = !process.argv.includes('--no-klv-fields');
 let bytes = 0;
 let observations = 0;
 let klvPackets = 0;
@@ -24,7 +27,7 @@ const demuxer = createKlvAwareTsDemuxer((o) => {
   klvPackets++;
   klvBytes += o.raw.length;
   if (isolateDecoder) raws.push(o.raw);
-});
+}, { klvFields });
 for await (const chunk of readFileChunks(path)) {
   bytes += chunk.bytes.length;
   demuxer.push(chunk.bytes);

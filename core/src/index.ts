@@ -38,7 +38,7 @@ export {
   type RunOptions,
   type SourceChunk,
 } from './kernel/pipeline.js';
-export { createTsDemuxer, type Demuxer, type DemuxerFactory } from './kernel/demuxer-factory.js';
+export { createTsDemuxer, type Demuxer, type DemuxerFactory, type DemuxerFactoryOptions } from './kernel/demuxer-factory.js';
 export { createConsoleLogger, silentLogger, type LogFields, type LogLevel, type Logger } from './kernel/logger.js';
 export { systemClock, type WallClock } from './kernel/wall-clock.js';
 export { importModule } from './kernel/import-module.js';

@@ -12,7 +12,7 @@ import { CheckSession, type CheckSessionOptions, type SessionResult } from './ch
 import { CoreError } from './core-error.js';
 import type { AnyCheck } from './define-check.js';
 import { type DemuxerFactory, createTsDemuxer } from './demuxer-factory.js';
-import type { Observation, ObservationSink } from './observations.js';
+import type { Observation, ObservationKind, ObservationSink } from './observations.js';
 
 /** A chunk of a byte source with the offset of its first byte in the source. */
 export interface SourceChunk {
@@ -41,6 +41,11 @@ export interface RunOptions extends CheckSessionOptions {
 export interface PipelineOptions extends RunOptions {
   /** Default: the MPEG-TS demuxer. */
   demuxerFactory?: DemuxerFactory;
+  /**
+   * The observation kinds the observation sinks read (default: every kind). With the checks'
+   * `consumes`, it tells the demuxer what it may leave unmade (DemuxerFactoryOptions).
+   */
+  sinkKinds?: readonly ObservationKind[];
   /** Called after each chunk with the bytes demultiplexed so far. */
   onProgress?: (bytesDone: number) => void;
 }
@@ -54,7 +59,9 @@ export async function runPipeline(source: ByteSource, options: PipelineOptions):
   const { signal, onProgress } = options;
   signal?.throwIfAborted();
   const session = new CheckSession(options.checks, options);
-  const demuxer = (options.demuxerFactory ?? createTsDemuxer)(withObservationSinks(session.observe, options.observationSinks));
+  const demuxer = (options.demuxerFactory ?? createTsDemuxer)(withObservationSinks(session.observe, options.observationSinks), {
+    klvFields: isRead('klv-field', options),
+  });
   let bytes = 0;
   for await (const chunk of source) {
     let data: Uint8Array;
@@ -127,6 +134,12 @@ export async function runObservations(
   session.throwIfSinkFailed();
   if (untilBatch !== OBSERVATION_BATCH || done === 0) onProgress?.(done);
   return session.finish();
+}
+
+/** Whether a check or an observation sink of the run reads observations of this kind. */
+function isRead(kind: ObservationKind, options: PipelineOptions): boolean {
+  const sinksRead = (options.observationSinks?.length ?? 0) > 0 && (options.sinkKinds?.includes(kind) ?? true);
+  return sinksRead || options.checks.some((check) => check.consumes.includes(kind));
 }
 
 /** The sink the demuxer (or the replay) writes to: the observation sinks first, then the checks. */

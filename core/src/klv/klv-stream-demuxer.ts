@@ -6,7 +6,7 @@
  */
 import type { Demuxer } from '../kernel/demuxer-factory.js';
 import type { ObservationSink } from '../kernel/observations.js';
-import { klvErrorObservation, observeKlvPacket } from './klv-packet-observer.js';
+import { klvErrorObservation, observeKlvPacket, type KlvObservationOptions } from './klv-packet-observer.js';
 import { KlvReassembler, type KlvOrigin } from './klv-reassembler.js';
 
 export class KlvStreamDemuxer implements Demuxer {
@@ -14,11 +14,12 @@ export class KlvStreamDemuxer implements Demuxer {
   private klvCount = 0;
   private readonly reassembler: KlvReassembler;
 
-  constructor(sink: ObservationSink) {
+  constructor(sink: ObservationSink, options: KlvObservationOptions = {}) {
+    const klvFields = options.klvFields ?? true;
     const at = (origin: KlvOrigin, intoPiece: number): KlvOrigin => ({ ...origin, offset: origin.offset + intoPiece });
     this.reassembler = new KlvReassembler({
       triplet: (bytes, start, end, origin, intoPiece) =>
-        observeKlvPacket(bytes, start, end, { pid: -1, klvIndex: this.klvCount++, carriage: 'raw', origin: at(origin, intoPiece) }, sink),
+        observeKlvPacket(bytes, start, end, { pid: -1, klvIndex: this.klvCount++, carriage: 'raw', origin: at(origin, intoPiece), klvFields }, sink),
       garbage: (origin, count, message, intoPiece) =>
         sink(klvErrorObservation(-1, null, at(origin, intoPiece), 'klv-raw-decode-error', null, `${message} (${count} bytes)`, { bytes: count })),
     });

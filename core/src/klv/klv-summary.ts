@@ -1,5 +1,5 @@
 /** Per KLV PID: what `klvscope inspect` says about its metadata, folded from observations. */
-import type { KlvErrorType, Observation } from '../kernel/observations.js';
+import type { KlvErrorType, Observation, ObservationKind } from '../kernel/observations.js';
 
 export interface KlvPidSummary {
   pid: number;
@@ -20,6 +20,9 @@ export interface KlvPidSummary {
 
 export class KlvSummaryBuilder {
   private readonly pids = new Map<number, KlvPidSummary & { tags: Set<number>; versionSet: Set<number>; standardSet: Set<string> }>();
+
+  /** The observation kinds `observe` reads. */
+  static readonly kinds: readonly ObservationKind[] = ['klv-packet', 'metadata-packet', 'klv-error'];
 
   observe(o: Observation): void {
     if (o.kind !== 'klv-packet' && o.kind !== 'metadata-packet' && o.kind !== 'klv-error') return;

@@ -10,6 +10,7 @@
  * Streams are never guessed from their content.
  */
 import type { ElementaryStream, Observation, PesObservation } from '../kernel/observations.js';
+import type { KlvObservationOptions } from './klv-packet-observer.js';
 import type { PesPayloadConsumer } from '../ts/pes-payload-consumer.js';
 import { KlvReassembler, type KlvOrigin } from './klv-reassembler.js';
 import { klvErrorObservation, observeKlvPacket } from './klv-packet-observer.js';
@@ -33,10 +34,10 @@ class KlvPid {
   fragmentOrigin: KlvOrigin | null = null;
   readonly reassembler: KlvReassembler;
 
-  constructor(readonly pid: number, readonly carriage: KlvCarriageKind, emit: (o: Observation) => void) {
+  constructor(readonly pid: number, readonly carriage: KlvCarriageKind, emit: (o: Observation) => void, klvFields: boolean) {
     this.reassembler = new KlvReassembler({
       triplet: (bytes, start, end, origin) => {
-        observeKlvPacket(bytes, start, end, { pid, klvIndex: this.klvCount++, carriage, origin }, emit);
+        observeKlvPacket(bytes, start, end, { pid, klvIndex: this.klvCount++, carriage, origin, klvFields }, emit);
       },
       garbage: (origin, count, message) => {
         emit(klvErrorObservation(pid, null, origin, 'klv-raw-decode-error', null, `${message} (${count} bytes)`, { bytes: count }));
@@ -47,6 +48,11 @@ class KlvPid {
 
 export class St1402Carriage implements PesPayloadConsumer {
   private readonly pids = new Map<number, KlvPid>();
+  private readonly klvFields: boolean;
+
+  constructor(options: KlvObservationOptions = {}) {
+    this.klvFields = options.klvFields ?? true;
+  }
 
   wants(stream: ElementaryStream): boolean {
     return klvCarriageOf(stream) !== null;
@@ -58,7 +64,7 @@ export class St1402Carriage implements PesPayloadConsumer {
     let state = this.pids.get(pes.pid);
     if (!state || state.carriage !== carriage) {
       state?.reassembler.flush();
-      state = new KlvPid(pes.pid, carriage, emit);
+      state = new KlvPid(pes.pid, carriage, emit, this.klvFields);
       this.pids.set(pes.pid, state);
     }
     const origin: KlvOrigin = { offset: pes.offset, packetIndex: pes.packetIndex, pts90kHz: pes.pts90kHz };

@@ -3,4 +3,4 @@ import type { DemuxerFactory } from '../kernel/demuxer-factory.js';
 import { TsDemuxer } from '../ts/demuxer.js';
 import { St1402Carriage } from './st1402-carriage.js';
 
-export const createKlvAwareTsDemuxer: DemuxerFactory = (sink) => new TsDemuxer(sink, { payloadConsumer: new St1402Carriage() });
+export const createKlvAwareTsDemuxer: DemuxerFactory = (sink, options) => new TsDemuxer(sink, { payloadConsumer: new St1402Carriage(options) });

@@ -4,7 +4,7 @@
  * PES counts, duration and bitrates, and problem counts by type. This is
  * what `klvscope inspect` prints and the `analyze` stage stores.
  */
-import type { Descriptor, Observation, PidStatsObservation, TsErrorType } from '../kernel/observations.js';
+import type { Descriptor, Observation, ObservationKind, PidStatsObservation, TsErrorType } from '../kernel/observations.js';
 import { streamTypeName } from './stream-types.js';
 
 export interface InventoryPid {
@@ -62,6 +62,9 @@ export class InventoryBuilder {
   private lastPcr: { offset: number; t: number } | null = null;
   private endOffset = 0;
   private endT: number | null = null;
+
+  /** The observation kinds `observe` reads. */
+  static readonly kinds: readonly ObservationKind[] = ['pat', 'pmt', 'pcr', 'ts-error', 'pid-stats'];
 
   observe(o: Observation): void {
     switch (o.kind) {

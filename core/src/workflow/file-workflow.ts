@@ -15,7 +15,7 @@ import type { Point } from '../kernel/check-point.js';
 import { parseCheckRules } from '../kernel/check-rules.js';
 import type { AnyCheck } from '../kernel/define-check.js';
 import type { Demuxer, DemuxerFactory } from '../kernel/demuxer-factory.js';
-import type { ObservationSink } from '../kernel/observations.js';
+import type { Observation, ObservationKind, ObservationSink } from '../kernel/observations.js';
 import { runObservations, runPipeline, type ByteSource } from '../kernel/pipeline.js';
 import { KlvSummaryBuilder } from '../klv/klv-summary.js';
 import { createKlvAwareTsDemuxer } from '../klv/st1402-demuxer.js';
@@ -175,7 +175,8 @@ export class FileWorkflow {
     const inventory = new InventoryBuilder();
     const klv = new KlvSummaryBuilder();
     let packetSize: number | null = null;
-    await this.readFile(file, 'analyze', options, [(o) => inventory.observe(o), (o) => klv.observe(o)], (size) => (packetSize = size));
+    const sinks = { observe: [(o: Observation) => inventory.observe(o), (o: Observation) => klv.observe(o)], kinds: [...InventoryBuilder.kinds, ...KlvSummaryBuilder.kinds] };
+    await this.readFile(file, 'analyze', options, sinks, (size) => (packetSize = size));
     const built = inventory.build(packetSize);
     if (built.totalPackets === 0) {
       throw new WorkflowError('ERR_NOT_TRANSPORT_STREAM', `${file.path}: not an MPEG-TS stream (no packets of 188, 192 or 204 bytes found)`, { path: file.path });
@@ -202,7 +203,7 @@ export class FileWorkflow {
       // Leased, not opened and closed: the run stays open for the `process` that follows.
       lease = await this.store.leaseRunDatabase(run.id, { create: true, exclusive: true });
       writer = createObservationWriter(lease.database.db);
-      const bytes = await this.readFile(file, 'ingest', options, [writer.write]);
+      const bytes = await this.readFile(file, 'ingest', options, { observe: [writer.write] });
       const counts: Record<string, number> = writer.finish();
       await lease.database.save();
       const payload: IngestPayload = { runId: run.id, counts, bytes, elapsedMs: performance.now() - started };
@@ -359,7 +360,7 @@ export class FileWorkflow {
     file: FileIdentity,
     phase: ProgressPhase,
     options: StageRunOptions,
-    sinks: ObservationSink[],
+    sinks: { observe: ObservationSink[]; kinds?: readonly ObservationKind[] },
     onPacketSize?: (size: number | null) => void,
   ): Promise<number> {
     const total = file.size;
@@ -372,8 +373,9 @@ export class FileWorkflow {
     }
     const result = await runPipeline(source, {
       checks: [],
-      observationSinks: sinks,
-      demuxerFactory: (sink) => (demuxer = this.demuxerFactory(sink)),
+      observationSinks: sinks.observe,
+      sinkKinds: sinks.kinds,
+      demuxerFactory: (sink, made) => (demuxer = this.demuxerFactory(sink, made)),
       onProgress: (done) => options.onProgress?.(done, total, phase),
       signal: options.signal,
     });

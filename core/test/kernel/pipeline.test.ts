@@ -1,8 +1,10 @@
 import { expect } from 'chai';
 import { z } from 'zod';
 import { CoreError } from '../../src/kernel/core-error.js';
-import { defineCheck } from '../../src/kernel/define-check.js';
-import type { Observation } from '../../src/kernel/observations.js';
+import { type AnyCheck, defineCheck } from '../../src/kernel/define-check.js';
+import type { Observation, ObservationKind } from '../../src/kernel/observations.js';
+import { generateTransportStream } from '../../src/gen/generator.js';
+import { createKlvAwareTsDemuxer } from '../../src/klv/st1402-demuxer.js';
 import { OBSERVATION_BATCH, type SourceChunk, runObservations, runPipeline } from '../../src/kernel/pipeline.js';
 import { concatPackets, packet, patSection, pmtSection, psiPacket } from '../ts/packet-builder.js';
 import { pcr, recorder } from './fake-checks.js';
@@ -209,5 +211,44 @@ describe('runObservations', () => {
     const error = await runObservations(endless(), { checks: [pcrIntervals], signal: controller.signal }).catch((e: unknown) => e);
     expect(error).to.be.instanceOf(DOMException).with.property('name', 'AbortError');
     expect(consumed).to.equal(OBSERVATION_BATCH);
+  });
+});
+
+describe('runPipeline: klv-field observations are made only when something reads them', () => {
+  const chunks = [generateTransportStream({ durationSeconds: 2, bitrate: 1_000_000, klv: { carriage: 'async', rateHz: 10 } }).bytes];
+
+  async function observationsOf(options: { checks?: AnyCheck[]; sinkKinds?: ObservationKind[] }): Promise<Observation[]> {
+    const seen: Observation[] = [];
+    await runPipeline(chunks, { checks: options.checks ?? [], observationSinks: [(o) => seen.push(o)], sinkKinds: options.sinkKinds, demuxerFactory: createKlvAwareTsDemuxer });
+    return seen;
+  }
+  const itemsIn = (observations: Observation[]): number =>
+    observations.reduce((n, o) => n + (o.kind === 'metadata-packet' ? o.items.length : 0), 0);
+
+  it('makes one klv-field per decoded item for a sink that does not say what it reads', async () => {
+    const all = await observationsOf({});
+    const fields = all.filter((o) => o.kind === 'klv-field');
+    expect(itemsIn(all)).to.be.greaterThan(100);
+    expect(fields).to.have.length(itemsIn(all));
+  });
+
+  it('leaves them unmade when neither the sinks nor the checks read them, and makes everything else the same', async () => {
+    const all = await observationsOf({});
+    const checks = recorder('packets', ['metadata-packet']);
+    const without = await observationsOf({ checks: [checks.check], sinkKinds: ['klv-packet', 'metadata-packet'] });
+    expect(without.some((o) => o.kind === 'klv-field')).to.equal(false);
+    expect(without).to.deep.equal(all.filter((o) => o.kind !== 'klv-field'));
+    expect(itemsIn(without)).to.equal(itemsIn(all));
+  });
+
+  it('makes them for a check that consumes them', async () => {
+    const fields = recorder('fields', ['klv-field']);
+    await runPipeline(chunks, { checks: [fields.check], demuxerFactory: createKlvAwareTsDemuxer });
+    expect(fields.seen).to.have.length(itemsIn(await observationsOf({})));
+  });
+
+  it('makes them for a sink that says it reads them', async () => {
+    const seen = await observationsOf({ sinkKinds: ['klv-field'] });
+    expect(seen.filter((o) => o.kind === 'klv-field')).to.have.length(itemsIn(await observationsOf({})));
   });
 });

@@ -164,3 +164,20 @@ describe('KLV carriage (MISB ST 1402)', () => {
     });
   });
 });
+
+describe('klvFields: false', () => {
+  const packet = encodeSt0601([{ tag: 2, value: 1_700_000_000_000_000 }, { tag: 65, value: 19 }]);
+
+  it('leaves out the klv-field observations of a raw KLV stream, the items still in the metadata packet', () => {
+    const made = (options: { klvFields?: boolean }): Observation[] => {
+      const obs: Observation[] = [];
+      const d = new KlvStreamDemuxer((o) => obs.push(o), options);
+      d.push(packet);
+      d.end();
+      return obs;
+    };
+    const all = made({});
+    expect(all.filter((o) => o.kind === 'klv-field')).to.have.length(3);
+    expect(made({ klvFields: false })).to.deep.equal(all.filter((o) => o.kind !== 'klv-field'));
+  });
+});

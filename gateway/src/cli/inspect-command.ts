@@ -60,7 +60,8 @@ export async function inspectFile(path: string, options: RuleOptions & { onlyChe
       checks: selected,
       rules,
       observationSinks: [(o) => inventory.observe(o), (o) => klv.observe(o)],
-      demuxerFactory: (sink) => (demuxer = makeDemuxer(sink)),
+      sinkKinds: [...InventoryBuilder.kinds, ...KlvSummaryBuilder.kinds],
+      demuxerFactory: (sink, made) => (demuxer = makeDemuxer(sink, made)),
       onProgress: (done) => progress.update(done),
       // Only a single check's points are printed; for the table the summaries suffice.
       keepPoints: options.onlyCheck !== undefined,

@@ -103,7 +103,8 @@ export async function runKlv(path: string, options: KlvOptions): Promise<void> {
     await runPipeline(readFileChunks(path), {
       checks: [],
       observationSinks: [observe],
-      demuxerFactory: raw ? (sink) => new KlvStreamDemuxer(sink) : tsDemuxer,
+      sinkKinds: ['klv-packet', 'metadata-packet', 'klv-error'],
+      demuxerFactory: raw ? (sink, made) => new KlvStreamDemuxer(sink, made) : tsDemuxer,
       onProgress: (done) => progress.update(done),
     });
   } finally {
