@@ -44,8 +44,8 @@ function measure(script, file, ...extra) {
 
 /**
  * Two measurements taken in turn (A, B, A, B, ...), so that a slow spell of the machine weighs on
- * both alike. A is a script and its arguments. Also returns the ratio B / A of each pair, whose spread shows how much one reading
- * of the ratio can be trusted on this machine.
+ * both alike; A is a script and its arguments. Also returns the ratio B / A of each pair, whose
+ * spread shows how much one reading of the ratio can be trusted on this machine.
  */
 function measurePair([scriptA, ...extraA], scriptB, file, runs) {
   const a = [];

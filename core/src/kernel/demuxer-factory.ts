@@ -21,7 +21,8 @@ export interface DemuxerFactoryOptions {
   /**
    * Make a `klv-field` observation for each decoded item (default true). The same items are in
    * their `metadata-packet`; a run in which nothing reads `klv-field` (no check consumes it, no
-   * sink stores it) turns this off and saves about five objects per item made and dispatched.
+   * sink stores it) turns this off, and saves making, timing and dispatching three quarters of
+   * the observations of a typical recording (about 22 items per ST 0601 packet).
    */
   klvFields?: boolean;
 }
