@@ -141,7 +141,8 @@ class Replay {
     this.speed = options.speed;
     this.paced = this.speed > 0 && Number.isFinite(this.speed);
     this.headerBytes = options.rtp ? RTP_HEADER_SIZE : 0;
-    this.datagramBytes = this.headerBytes + options.packetsPerDatagram * TS_PACKET_SIZE;
+    // The sender's buffers were sized for one datagram (replayFile).
+    this.datagramBytes = sender.buffer.length;
     this.fill = this.headerBytes;
     this.signal = options.signal;
   }

@@ -15,6 +15,7 @@
 import { MAX_KLV_VALUE_BYTES } from '@klvscope/core';
 import { AdapterError } from './adapter-error.js';
 import { DEFAULT_MAX_KLV_VALUE_BYTES } from './klv-framer.js';
+import { integerParam } from './udp-url.js';
 
 export const DEFAULT_SERIAL_BAUD_RATE = 115200;
 
@@ -68,13 +69,10 @@ export function parseSerialSourceUrl(url: string): SerialSourceUrl {
     if (found === undefined) throw invalid(`${name} must be one of ${allowed.join(', ')}, got '${text}'`, name);
     return found;
   };
-  const integer = (name: Parameter, min: number, max: number, fallback: number): number => {
-    const text = given.get(name);
-    if (text === undefined) return fallback;
-    const value = /^\d{1,9}$/.test(text) ? Number(text) : NaN;
-    if (!(value >= min && value <= max)) throw invalid(`${name} must be an integer from ${min} to ${max}, got '${text}'`, name);
-    return value;
-  };
+  const integer = (name: Parameter, min: number, max: number, fallback: number): number =>
+    integerParam(given, name, min, max, fallback, (problem) => {
+      throw invalid(problem, name);
+    });
 
   return {
     path,

@@ -146,7 +146,6 @@ class UdpLiveSource implements UdpSource {
     this.socket = createSocket({ type: 'udp4', reuseAddr: address.group !== null });
     // Listening from the start: a datagram that arrives before `start` returns is kept, not lost.
     this.socket.on('message', this.receive);
-    this.socket.on('error', this.fail);
   }
 
   [Symbol.asyncIterator](): AsyncIterator<LiveChunk> {
@@ -155,7 +154,6 @@ class UdpLiveSource implements UdpSource {
 
   async start(signal: AbortSignal | undefined): Promise<void> {
     const { socket, address } = this;
-    socket.off('error', this.fail);
     await new Promise<void>((resolve, reject) => {
       socket.once('error', reject);
       socket.bind({ port: address.port, address: address.bindAddress }, () => {

@@ -1,12 +1,11 @@
 import { expect } from 'chai';
-import { createSocket } from 'node:dgram';
-import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateTransportStream, parseFaultSpec, type GeneratorOptions } from '@klvscope/core';
 import { AdapterError } from '../src/adapter-error.js';
 import type { LiveChunk } from '../src/live-source.js';
+import { freeUdpPort } from '../../test-support/free-udp-port.js';
 import { replayFile, type ReplayOptions, type ReplayStats } from '../src/replay.js';
 import { MP2T_PAYLOAD_TYPE, rtpSequenceNumber, rtpTimestamp } from '../src/rtp.js';
 import { openUdpSource, type UdpSource } from '../src/udp.js';
@@ -175,11 +174,7 @@ describe('replay to 127.0.0.1', function () {
 
   it('counts send errors and goes on when nothing listens at the destination', async () => {
     const { path, bytes } = await streamFile({ durationSeconds: 0.5 });
-    const probe = createSocket('udp4');
-    probe.bind(0, LOOPBACK);
-    await once(probe, 'listening');
-    const closedPort = probe.address().port;
-    probe.close();
+    const closedPort = await freeUdpPort();
     const stats = await replayFile(path, `udp://${LOOPBACK}:${closedPort}`, { speed: 0 });
     expect(stats.sendErrors).to.be.above(0);
     expect(stats.datagrams + stats.sendErrors).to.equal(Math.ceil(bytes.length / 1316));

@@ -60,7 +60,7 @@ export async function runPipeline(source: ByteSource, options: PipelineOptions):
   signal?.throwIfAborted();
   const session = new CheckSession(options.checks, options);
   const demuxer = (options.demuxerFactory ?? createTsDemuxer)(withObservationSinks(session.observe, options.observationSinks), {
-    klvFields: isRead('klv-field', options),
+    klvFields: sinksRead('klv-field', options) || session.consumersOf('klv-field') > 0,
   });
   let bytes = 0;
   for await (const chunk of source) {
@@ -136,10 +136,9 @@ export async function runObservations(
   return session.finish();
 }
 
-/** Whether a check or an observation sink of the run reads observations of this kind. */
-function isRead(kind: ObservationKind, options: PipelineOptions): boolean {
-  const sinksRead = (options.observationSinks?.length ?? 0) > 0 && (options.sinkKinds?.includes(kind) ?? true);
-  return sinksRead || options.checks.some((check) => check.consumes.includes(kind));
+/** Whether an observation sink of the run reads observations of this kind (the checks say so through their session). */
+function sinksRead(kind: ObservationKind, options: PipelineOptions): boolean {
+  return (options.observationSinks?.length ?? 0) > 0 && (options.sinkKinds?.includes(kind) ?? true);
 }
 
 /** The sink the demuxer (or the replay) writes to: the observation sinks first, then the checks. */

@@ -111,6 +111,6 @@ export { St1402Carriage, klvCarriageOf, type KlvCarriageKind } from './st1402-ca
 export { createKlvAwareTsDemuxer } from './st1402-demuxer.js';
 export { KlvStreamDemuxer, looksLikeRawKlv } from './klv-stream-demuxer.js';
 export { KlvReassembler, MAX_KLV_VALUE_BYTES, type KlvOrigin, type KlvFramingEvents } from './klv-reassembler.js';
-export { observeKlvPacket, klvErrorObservation, type KlvObservationOptions, type KlvPacketContext } from './klv-packet-observer.js';
+export { observeKlvPacket, klvErrorObservation, type KlvPacketContext } from './klv-packet-observer.js';
 export { KLV_ERROR_CATALOG } from './klv-error-catalog.js';
 export { KlvSummaryBuilder, type KlvPidSummary } from './klv-summary.js';

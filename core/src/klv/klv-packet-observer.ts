@@ -4,6 +4,7 @@
  * item (ST 0601, ST 0903, EG 0104; unless the run reads none), plus a
  * `klv-error` for every problem.
  */
+import type { DemuxerFactoryOptions } from '../kernel/demuxer-factory.js';
 import type {
   KlvErrorObservation,
   KlvErrorType,
@@ -19,12 +20,7 @@ import { decodeSt0601 } from './st0601-packet.js';
 import { decodeSt0903Packet } from './st0903-vmti-packet.js';
 import { keyToHex, lookupUniversalKey } from './universal-key.js';
 
-export interface KlvObservationOptions {
-  /** Make one `klv-field` per decoded item (default true); off when nothing reads them (DemuxerFactoryOptions). */
-  klvFields?: boolean;
-}
-
-export interface KlvPacketContext extends KlvObservationOptions {
+export interface KlvPacketContext extends DemuxerFactoryOptions {
   pid: number;
   klvIndex: number;
   carriage: 'sync' | 'async' | 'raw';
@@ -127,7 +123,7 @@ export function observeKlvPacket(bytes: Uint8Array, start: number, end: number, 
     m.version = packet.version;
     m.timestampMicros = packet.precisionTimeStamp;
     m.checksum = packet.checksum;
-    emitMetadata(m, ctx.klvFields ?? true, emit);
+    emitMetadata(m, ctx, emit);
     emitProblems(ctx, start, packet.problems, null, emit);
     return;
   }
@@ -137,7 +133,7 @@ export function observeKlvPacket(bytes: Uint8Array, start: number, end: number, 
     m.version = numberItem(packet.items, 4);
     m.timestampMicros = numberItem(packet.items, 2);
     m.checksum = packet.checksum ? { present: true, ...packet.checksum } : null;
-    emitMetadata(m, ctx.klvFields ?? true, emit);
+    emitMetadata(m, ctx, emit);
     emitProblems(ctx, start, packet.problems, 'unknown-key', emit);
     return;
   }
@@ -145,7 +141,7 @@ export function observeKlvPacket(bytes: Uint8Array, start: number, end: number, 
     const packet = decodeEg0104Packet(bytes, start, end);
     const m = metadataOf(ctx, 'MISB EG 0104', name, packet.items);
     m.timestampMicros = packet.timeStampMicros;
-    emitMetadata(m, ctx.klvFields ?? true, emit);
+    emitMetadata(m, ctx, emit);
     // A legacy universal set that real recordings still carry: decoded, and noted once per packet as not ST 0601.
     emit(klvErrorObservation(pid, klvIndex, origin, 'klv-unknown-key', null, 'legacy EG 0104 Predator UAV Basic Universal Set, not the ST 0601 UAS Datalink LS', { keyHex, keyName: name }, 'warning'));
     emitProblems(ctx, start, packet.problems, 'unknown-key', emit);
@@ -158,9 +154,9 @@ export function observeKlvPacket(bytes: Uint8Array, start: number, end: number, 
   emit(klvErrorObservation(pid, klvIndex, origin, 'klv-unknown-key', null, `unknown universal key ${keyHex}`, { keyHex }));
 }
 
-function emitMetadata(m: MetadataPacketObservation, klvFields: boolean, emit: (o: Observation) => void): void {
+function emitMetadata(m: MetadataPacketObservation, ctx: KlvPacketContext, emit: (o: Observation) => void): void {
   emit(m);
-  if (!klvFields) return;
+  if (ctx.klvFields === false) return;
   for (const item of m.items) emit(fieldOf(m, item));
 }
 

@@ -4,9 +4,9 @@
  * observations as KLV carried in a transport stream: pid -1, packetIndex -1,
  * the offset of each key, no time.
  */
-import type { Demuxer } from '../kernel/demuxer-factory.js';
+import type { Demuxer, DemuxerFactoryOptions } from '../kernel/demuxer-factory.js';
 import type { ObservationSink } from '../kernel/observations.js';
-import { klvErrorObservation, observeKlvPacket, type KlvObservationOptions } from './klv-packet-observer.js';
+import { klvErrorObservation, observeKlvPacket } from './klv-packet-observer.js';
 import { KlvReassembler, type KlvOrigin } from './klv-reassembler.js';
 
 export class KlvStreamDemuxer implements Demuxer {
@@ -14,8 +14,8 @@ export class KlvStreamDemuxer implements Demuxer {
   private klvCount = 0;
   private readonly reassembler: KlvReassembler;
 
-  constructor(sink: ObservationSink, options: KlvObservationOptions = {}) {
-    const klvFields = options.klvFields ?? true;
+  constructor(sink: ObservationSink, options: DemuxerFactoryOptions = {}) {
+    const { klvFields } = options;
     const at = (origin: KlvOrigin, intoPiece: number): KlvOrigin => ({ ...origin, offset: origin.offset + intoPiece });
     this.reassembler = new KlvReassembler({
       triplet: (bytes, start, end, origin, intoPiece) =>

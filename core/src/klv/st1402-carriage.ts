@@ -10,7 +10,7 @@
  * Streams are never guessed from their content.
  */
 import type { ElementaryStream, Observation, PesObservation } from '../kernel/observations.js';
-import type { KlvObservationOptions } from './klv-packet-observer.js';
+import type { DemuxerFactoryOptions } from '../kernel/demuxer-factory.js';
 import type { PesPayloadConsumer } from '../ts/pes-payload-consumer.js';
 import { KlvReassembler, type KlvOrigin } from './klv-reassembler.js';
 import { klvErrorObservation, observeKlvPacket } from './klv-packet-observer.js';
@@ -34,7 +34,7 @@ class KlvPid {
   fragmentOrigin: KlvOrigin | null = null;
   readonly reassembler: KlvReassembler;
 
-  constructor(readonly pid: number, readonly carriage: KlvCarriageKind, emit: (o: Observation) => void, klvFields: boolean) {
+  constructor(readonly pid: number, readonly carriage: KlvCarriageKind, emit: (o: Observation) => void, klvFields: boolean | undefined) {
     this.reassembler = new KlvReassembler({
       triplet: (bytes, start, end, origin) => {
         observeKlvPacket(bytes, start, end, { pid, klvIndex: this.klvCount++, carriage, origin, klvFields }, emit);
@@ -48,11 +48,8 @@ class KlvPid {
 
 export class St1402Carriage implements PesPayloadConsumer {
   private readonly pids = new Map<number, KlvPid>();
-  private readonly klvFields: boolean;
 
-  constructor(options: KlvObservationOptions = {}) {
-    this.klvFields = options.klvFields ?? true;
-  }
+  constructor(private readonly options: DemuxerFactoryOptions = {}) {}
 
   wants(stream: ElementaryStream): boolean {
     return klvCarriageOf(stream) !== null;
@@ -64,7 +61,7 @@ export class St1402Carriage implements PesPayloadConsumer {
     let state = this.pids.get(pes.pid);
     if (!state || state.carriage !== carriage) {
       state?.reassembler.flush();
-      state = new KlvPid(pes.pid, carriage, emit, this.klvFields);
+      state = new KlvPid(pes.pid, carriage, emit, this.options.klvFields);
       this.pids.set(pes.pid, state);
     }
     const origin: KlvOrigin = { offset: pes.offset, packetIndex: pes.packetIndex, pts90kHz: pes.pts90kHz };

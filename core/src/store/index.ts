@@ -9,14 +9,11 @@ export { inTransaction } from './sql-transaction.js';
 export { CATALOG_MIGRATIONS } from './catalog-schema.js';
 export { RUN_DATABASE_MIGRATIONS, RUNS_FOLDER, runDatabasePath, openRunDatabase, deleteRunDatabase, type RunDatabaseOptions } from './run-database.js';
 export {
-  LIVE_DATABASE_MIGRATIONS,
-  LIVE_FOLDER,
   liveDatabasePath,
   openLiveDatabase,
   appendLiveRows,
   readLiveFindings,
   readLiveMetadata,
-  type LiveFindingRow,
   type LiveRowPage,
 } from './live-session-database.js';
 export { putFile, getFile, putFileRecord, getFileRecord, type FileRow, type FileRecordRow } from './catalog-files.js';

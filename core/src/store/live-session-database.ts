@@ -5,17 +5,16 @@
  * bounded: the oldest go once a table holds more than its limit (the
  * session's counters still count them). A save writes this session only.
  */
-import { join } from 'node:path';
 import type { Database } from 'sql.js';
-import { DatabaseFile } from './database-file.js';
+import type { DatabaseFile } from './database-file.js';
+import { idDatabasePath, openIdDatabase } from './id-database-file.js';
 import type { Migration } from './schema-migrations.js';
 import { execute, executeEach, jsonColumn, numberColumn, selectAll, selectOne } from './sql-query.js';
 import { inTransaction } from './sql-transaction.js';
-import { StoreError } from './store-error.js';
 
-export const LIVE_FOLDER = 'live';
+const LIVE_FOLDER = 'live';
 
-export const LIVE_DATABASE_MIGRATIONS: readonly Migration[] = [
+const LIVE_DATABASE_MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'live findings and metadata packets',
@@ -28,21 +27,13 @@ export const LIVE_DATABASE_MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-/** A session id becomes a file name: letters, digits, '-' and '_'. */
-const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
-
 export function liveDatabasePath(dataDir: string, sessionId: string): string {
-  if (!SESSION_ID.test(sessionId)) {
-    throw new StoreError('ERR_STORE_INVALID_ID', `session id '${sessionId}' cannot name a file (letters, digits, '-' and '_' only, at most 128)`, { sessionId });
-  }
-  return join(dataDir, LIVE_FOLDER, `${sessionId}.sqlite`);
+  return idDatabasePath(dataDir, LIVE_FOLDER, sessionId, 'session id', 'sessionId');
 }
 
 /** Opens (or with `create`, makes and writes at once) a live session's database; the caller saves and closes it. */
 export async function openLiveDatabase(dataDir: string, sessionId: string, options: { create?: boolean } = {}): Promise<DatabaseFile> {
-  const file = await DatabaseFile.open(liveDatabasePath(dataDir, sessionId), { label: `live session ${sessionId}`, migrations: LIVE_DATABASE_MIGRATIONS, create: options.create ?? false });
-  if (!file.existed) await file.save();
-  return file;
+  return openIdDatabase(liveDatabasePath(dataDir, sessionId), `live session ${sessionId}`, LIVE_DATABASE_MIGRATIONS, options.create ?? false);
 }
 
 /** What a live finding row needs; the rest of the finding is stored as JSON. */

@@ -11,7 +11,7 @@ import { defaultDataDir } from '@klvscope/core';
 import { createTRPCClient, createWSClient, wsLink, type TRPCClientError } from '@trpc/client';
 import WebSocket from 'ws';
 import { API_KEY_ENV, API_KEY_FILE_NAME, API_KEY_HEADER } from '../inspection/api-key.js';
-import { DEFAULT_PORT, LIVE_CHANNEL_PATH, PORT_ENV } from '../inspection/service-address.js';
+import { API_PREFIX, DEFAULT_PORT, LIVE_CHANNEL_PATH, PORT_ENV } from '../inspection/service-address.js';
 import type { LiveFinding, LiveStatistics } from '../live/live-records.js';
 import type { LiveRouter } from '../live/live-router.js';
 import { UsageError } from './usage-error.js';
@@ -121,7 +121,7 @@ function channelUrl(options: WatchOptions, env: NodeJS.ProcessEnv): string {
  * the connection, which a client cannot tell from a network failure.
  */
 async function assertKeyAccepted(channel: string, apiKey: string): Promise<void> {
-  const url = channel.replace(/^ws/, 'http').replace(new RegExp(`${LIVE_CHANNEL_PATH}$`), '/api/v1/auth/status');
+  const url = channel.replace(/^ws/, 'http').replace(new RegExp(`${LIVE_CHANNEL_PATH}$`), `${API_PREFIX}/auth/status`);
   let status: number;
   try {
     status = (await fetch(url, { headers: { [API_KEY_HEADER]: apiKey } })).status;

@@ -29,7 +29,7 @@ import { PidRateMeter } from './pid-rate-meter.js';
 const STATISTICS_INTERVAL_MS = 1_000;
 
 /** Events kept for followers that reconnect (the database keeps more findings). */
-export const LIVE_LOG_CAPACITY = { findings: 10_000, metadata: 1_000, statistics: 600 } as const;
+const LIVE_LOG_CAPACITY = { findings: 10_000, metadata: 1_000, statistics: 600 } as const;
 
 export interface LiveSessionOptions {
   id: string;
@@ -72,7 +72,8 @@ export class LiveSession {
   private readonly demuxer: Demuxer;
   /** TS sources only: raw KLV has no TS packets, and a 0x47 inside a KLV value would pass for a sync byte. */
   private readonly meter: PidRateMeter | null;
-  private readonly counts: LiveSessionState['counts'] = { findings: 0, metadataPackets: 0, bySeverity: {}, byCheck: {} };
+  /** Findings by severity and by check; the totals are the logs' last sequence numbers. */
+  private readonly findingCounts: Pick<LiveSessionState['counts'], 'bySeverity' | 'byCheck'> = { bySeverity: {}, byCheck: {} };
   private statusValue: LiveSessionStatus = 'waiting';
   private error: string | null = null;
   private stoppedAt: number | null = null;
@@ -105,7 +106,9 @@ export class LiveSession {
       else if (observation.kind === 'klv-packet') this.klvPackets++;
       this.checkSession.observe(observation);
     };
-    this.demuxer = this.source.format === 'klv' ? new KlvStreamDemuxer(sink) : createKlvAwareTsDemuxer(sink);
+    // Nothing here reads klv-field (the sink above does not): made only for a check that consumes them.
+    const made = { klvFields: this.checkSession.consumersOf('klv-field') > 0 };
+    this.demuxer = this.source.format === 'klv' ? new KlvStreamDemuxer(sink, made) : createKlvAwareTsDemuxer(sink, made);
     this.meter = this.source.format === 'ts' ? new PidRateMeter() : null;
     this.source.onEvent = (event) => this.publishSourceEvent(event);
     this.timer = setInterval(() => this.tick(), STATISTICS_INTERVAL_MS);
@@ -140,7 +143,7 @@ export class LiveSession {
       updatedAt: new Date(epochNow()).toISOString(),
       stoppedAt: this.stoppedAt === null ? null : new Date(this.stoppedAt).toISOString(),
       error: this.error,
-      counts: structuredClone(this.counts),
+      counts: { findings: this.findings.last, metadataPackets: this.metadata.last, ...structuredClone(this.findingCounts) },
       received: this.source.stats(),
       statistics: this.statistics.latest(),
     };
@@ -183,16 +186,15 @@ export class LiveSession {
 
   private publishFinding(checkId: string, point: Point): void {
     const finding = this.findings.append((seq) => ({ ...point, seq, sessionId: this.id, checkId, receivedAt: this.arrival, emittedAt: epochNow() }));
-    this.counts.findings++;
-    this.counts.bySeverity[finding.severity] = (this.counts.bySeverity[finding.severity] ?? 0) + 1;
-    this.counts.byCheck[checkId] = (this.counts.byCheck[checkId] ?? 0) + 1;
+    const { bySeverity, byCheck } = this.findingCounts;
+    bySeverity[finding.severity] = (bySeverity[finding.severity] ?? 0) + 1;
+    byCheck[checkId] = (byCheck[checkId] ?? 0) + 1;
     this.unsavedFindings.push(finding);
   }
 
   private publishMetadata(observation: Observation & { kind: 'metadata-packet' }): void {
     const { kind: _kind, ...packet } = observation;
     const published = this.metadata.append((seq) => ({ ...packet, seq, sessionId: this.id, receivedAt: this.arrival }));
-    this.counts.metadataPackets++;
     this.unsavedMetadata.push(published);
   }
 
@@ -258,7 +260,7 @@ export class LiveSession {
       klvPacketsPerSecond: klvPackets / seconds,
       continuityErrors: this.continuityErrors,
       losses: { application: source.applicationLoss, rtpPackets: source.rtpLost, socket: source.socketDrops },
-      findings: this.counts.findings,
+      findings: this.findings.last,
       source,
     }));
   }

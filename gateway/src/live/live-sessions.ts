@@ -30,7 +30,7 @@ import { LiveSession } from './live-session.js';
 import { Waiters } from './waiters.js';
 
 /** Rows a live session's database keeps at most; the oldest go first. */
-export const LIVE_DATABASE_LIMITS = { findings: 200_000, metadata: 20_000 } as const;
+const LIVE_DATABASE_LIMITS = { findings: 200_000, metadata: 20_000 } as const;
 
 /** The statuses of a session not yet ended ('stopped', 'replaced', 'failed' and 'interrupted' end one). */
 const RUNNING_STATUSES: readonly LiveSessionStatus[] = ['waiting', 'receiving', 'no-data'];
