@@ -12,8 +12,9 @@ import { createTRPCClient, createWSClient, wsLink, type TRPCClientError } from '
 import WebSocket from 'ws';
 import { API_KEY_ENV, API_KEY_FILE_NAME, API_KEY_HEADER } from '../inspection/api-key.js';
 import { API_PREFIX, DEFAULT_PORT, LIVE_CHANNEL_PATH, PORT_ENV } from '../inspection/service-address.js';
-import type { LiveFinding, LiveStatistics } from '../live/live-records.js';
+import type { LiveFinding } from '../live/live-records.js';
 import type { LiveRouter } from '../live/live-router.js';
+import { statisticsLine } from './live-statistics-line.js';
 import { UsageError } from './usage-error.js';
 
 export interface WatchOptions {
@@ -96,12 +97,6 @@ function findingLine(finding: LiveFinding): string {
     finding.t !== null ? `t ${finding.t.toFixed(3)} s` : null,
   ].filter((part) => part !== null);
   return `${time}  ${finding.severity.padEnd(7)}  ${finding.checkId}  ${where.join('  ')}  ${finding.message}`;
-}
-
-function statisticsLine(reading: LiveStatistics): string {
-  const mbps = (reading.bitsPerSecond / 1e6).toFixed(2);
-  const losses = reading.losses.application + reading.losses.rtpPackets + reading.losses.socket;
-  return `-- ${reading.status}  ${mbps} Mb/s  ${Math.round(reading.packetsPerSecond)} packets/s  ${reading.pids.length} PIDs  continuity errors ${reading.continuityErrors}  losses ${losses}  findings ${reading.findings}`;
 }
 
 function channelUrl(options: WatchOptions, env: NodeJS.ProcessEnv): string {

@@ -35,7 +35,11 @@ export interface LiveStatistics {
   /** The interval the rates are over, in seconds. */
   seconds: number;
   status: LiveSessionStatus;
+  /** Payload bytes received from the source per second, whatever they carry (TS or raw KLV). */
+  bytesPerSecond: number;
+  /** TS packets per second: 0 on a raw KLV source, as are `bitsPerSecond` and `pids`. */
   packetsPerSecond: number;
+  /** The bit rate of those TS packets (188 bytes each). */
   bitsPerSecond: number;
   pids: PidRate[];
   klvPacketsPerSecond: number;

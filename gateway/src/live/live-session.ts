@@ -83,6 +83,8 @@ export class LiveSession {
   private continuityErrors = 0;
   private klvPackets = 0;
   private lastReadingAt: number;
+  /** The source's byte count at the last reading. */
+  private lastReadingBytes = 0;
   private silentSince: number;
   private readonly timer: NodeJS.Timeout;
   /** Findings and packets not yet written to the database (taken by `takeUnsaved`). */
@@ -246,6 +248,8 @@ export class LiveSession {
     this.lastReadingAt = now;
     const { packets, pids } = this.meter?.read(seconds) ?? { packets: 0, pids: [] };
     const source = this.source.stats();
+    const bytes = source.bytes - this.lastReadingBytes;
+    this.lastReadingBytes = source.bytes;
     const klvPackets = this.klvPackets;
     this.klvPackets = 0;
     this.statistics.append((seq) => ({
@@ -254,6 +258,7 @@ export class LiveSession {
       at: now,
       seconds,
       status: this.statusValue,
+      bytesPerSecond: bytes / seconds,
       packetsPerSecond: packets / seconds,
       bitsPerSecond: pids.reduce((sum, pid) => sum + pid.bitsPerSecond, 0),
       pids,

@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { encodeSt0601, generateTransportStream } from '@klvscope/core';
 import { openPtyPair, socatAvailable, type PtyPair } from '../../../test-support/pty-pair.js';
+import { statisticsLine } from '../../src/cli/live-statistics-line.js';
 import type { LiveSessionState } from '../../src/live/live-records.js';
 import { startTestServer, type TestServer } from '../inspection/test-server.js';
 import { connectLiveClient, type LiveClient } from './live-client.js';
@@ -90,9 +91,17 @@ describe('live sessions on a serial source, over a real pseudo-terminal pair (so
     await client.until(() => client.metadata.filter((m) => m.sessionId === started.sessionId).length === packets.length, 10_000, 'every metadata packet');
     // The reading that counts the KLV packets covers the chunks that brought them.
     await client.until(() => ofSession().some((s) => s.klvPacketsPerSecond > 0), 5_000, 'a reading with KLV packets');
+    // What the line delivered is still measured: the readings' byte rates add up to every byte sent.
+    const sent = packets.reduce((n, p) => n + p.length, 0);
+    await client.until(() => Math.round(ofSession().reduce((n, s) => n + s.bytesPerSecond * s.seconds, 0)) === sent, 5_000, 'every byte in a reading');
     const final = (await server.call('/sessions/active', { method: 'DELETE' })).json as LiveSessionState;
     expect(final.counts.metadataPackets).to.equal(packets.length);
     expect(ofSession().map((s) => [s.packetsPerSecond, s.bitsPerSecond, s.pids])).to.deep.equal(ofSession().map(() => [0, 0, []]));
+    // klvscope watch --statistics shows that rate, not the TS bit rate (0 here).
+    const reading = ofSession().find((s) => s.klvPacketsPerSecond > 0 && s.bytesPerSecond > 0);
+    expect(reading).to.not.equal(undefined);
+    const line = statisticsLine(reading!);
+    expect(line).to.include(`${((reading!.bytesPerSecond * 8) / 1e6).toFixed(2)} Mb/s  0 TS packets/s  0 PIDs  ${Math.round(reading!.klvPacketsPerSecond)} KLV packets/s`);
   });
 
   it('still reports per-PID statistics for a TS source on the same kind of line', async () => {

@@ -51,6 +51,7 @@ describe('live sessions over UDP on 127.0.0.1, watched through the tRPC live cha
       expect(live.client.metadata.filter((p) => p.sessionId === live.final.sessionId)).to.have.length(live.final.counts.metadataPackets).and.length.above(100);
       const reading = live.client.statistics.find((s) => s.sessionId === live.final.sessionId && s.packetsPerSecond > 0);
       expect(reading?.pids.map((p) => p.pid)).to.include.members([0, 0x100]);
+      expect(reading?.bytesPerSecond, 'the bytes delivered in that second').to.be.above(0);
 
       // The REST view of the same session: its state, findings and metadata, from its database.
       const rest = (await server.call(`/sessions/${live.final.sessionId}/findings?limit=100000`)).json as { total: number; findings: LiveFinding[] };
