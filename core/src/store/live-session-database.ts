@@ -31,8 +31,13 @@ export function liveDatabasePath(dataDir: string, sessionId: string): string {
   return idDatabasePath(dataDir, LIVE_FOLDER, sessionId, 'session id', 'sessionId');
 }
 
+export interface LiveDatabaseOptions {
+  /** Make a new database when the file is missing (and write it at once). Default false. */
+  create?: boolean;
+}
+
 /** Opens (or with `create`, makes and writes at once) a live session's database; the caller saves and closes it. */
-export async function openLiveDatabase(dataDir: string, sessionId: string, options: { create?: boolean } = {}): Promise<DatabaseFile> {
+export async function openLiveDatabase(dataDir: string, sessionId: string, options: LiveDatabaseOptions = {}): Promise<DatabaseFile> {
   return openIdDatabase(liveDatabasePath(dataDir, sessionId), `live session ${sessionId}`, LIVE_DATABASE_MIGRATIONS, options.create ?? false);
 }
 

@@ -10,9 +10,9 @@ import { markRunningRunsInterrupted } from './catalog-ingest-runs.js';
 import { DataFolderLock } from './data-folder-lock.js';
 import { defaultDataDir } from './data-dir.js';
 import { DatabaseFile } from './database-file.js';
-import { openLiveDatabase } from './live-session-database.js';
+import { openLiveDatabase, type LiveDatabaseOptions } from './live-session-database.js';
 import { deleteRunDatabase, openRunDatabase, runDatabasePath, type RunDatabaseOptions } from './run-database.js';
-import { RunDatabaseCache, type LeaseOptions, type RunLease } from './run-database-cache.js';
+import { DatabaseCache, type DatabaseLease, type LeaseFlags } from './database-cache.js';
 import { StoreError } from './store-error.js';
 
 export const CATALOG_FILE_NAME = 'catalog.sqlite';
@@ -33,11 +33,14 @@ export class Store {
     /** Runs left 'running' by a process that died, marked 'interrupted' by this open. */
     readonly interruptedRunIds: readonly string[],
   ) {
-    this.runs = new RunDatabaseCache(dataDir);
+    this.runs = new DatabaseCache<RunDatabaseOptions>((runId, options) => openRunDatabase(dataDir, runId, options));
+    this.liveSessions = new DatabaseCache<LiveDatabaseOptions>((sessionId, options) => openLiveDatabase(dataDir, sessionId, options));
   }
 
   /** The run databases kept open (see leaseRunDatabase). */
-  private readonly runs: RunDatabaseCache;
+  private readonly runs: DatabaseCache<RunDatabaseOptions>;
+  /** The databases of ended live sessions kept open (see readLiveDatabase). */
+  private readonly liveSessions: DatabaseCache<LiveDatabaseOptions>;
 
   /**
    * Takes the data folder (creating it if needed), opens and migrates the
@@ -80,10 +83,10 @@ export class Store {
   }
 
   /**
-   * Leases a run's database from those the store keeps open (run-database-cache.ts):
+   * Leases a run's database from those the store keeps open (database-cache.ts):
    * shared, not to be closed; give it back with `release()`.
    */
-  leaseRunDatabase(runId: string, options?: LeaseOptions): Promise<RunLease> {
+  leaseRunDatabase(runId: string, options?: RunDatabaseOptions & LeaseFlags): Promise<DatabaseLease> {
     this.assertOpen();
     return this.runs.lease(runId, options);
   }
@@ -111,17 +114,33 @@ export class Store {
   }
 
   /** Opens (or with `create`, makes) a live session's database (live-session-database.ts); the caller saves and closes it. */
-  openLiveDatabase(sessionId: string, options?: { create?: boolean }): Promise<DatabaseFile> {
+  openLiveDatabase(sessionId: string, options?: LiveDatabaseOptions): Promise<DatabaseFile> {
     this.assertOpen();
     return openLiveDatabase(this.dataDir, sessionId, options);
   }
 
-  /** Saves the catalog, closes it and releases the data folder. Run databases are their openers' to close. */
+  /**
+   * Reads from an ended live session's database, kept open between reads as
+   * the run databases are (its session wrote it and closed it; nothing writes
+   * it any more). The active session's database is its session's own.
+   */
+  async readLiveDatabase<T>(sessionId: string, read: (db: SqlDatabase) => T): Promise<T> {
+    this.assertOpen();
+    const lease = await this.liveSessions.lease(sessionId);
+    try {
+      return read(lease.database.db);
+    } finally {
+      lease.release();
+    }
+  }
+
+  /** Saves the catalog, closes it and releases the data folder; closes the databases it keeps open. Those opened with openRunDatabase or openLiveDatabase are their openers' to close. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     try {
       await this.runs.closeAll();
+      await this.liveSessions.closeAll();
       await this.catalog.saveIfChanged();
     } finally {
       await this.catalog.close();

@@ -23,7 +23,7 @@ import { InventoryBuilder } from '../ts/inventory.js';
 import { CACHED_STAGES, getStagePayload, putStagePayload, stagePayloadVersion, type CachedStage } from '../store/catalog-stages.js';
 import { createIngestRun, finishIngestRun, getIngestRun, latestCompletedIngestRun, type IngestRunRow } from '../store/catalog-ingest-runs.js';
 import { createCheckPointWriter, deleteCheckPoints } from '../store/run-check-points.js';
-import type { RunLease } from '../store/run-database-cache.js';
+import type { DatabaseLease } from '../store/database-cache.js';
 import type { Store } from '../store/store.js';
 import { createObservationWriter, replayObservations, type ObservationWriter } from '../store/datasets/index.js';
 import { WORKFLOW_STAGES, compatibilityKey, stageKey, type CompatibilityKey, type WorkflowStage } from './compatibility-key.js';
@@ -197,7 +197,7 @@ export class FileWorkflow {
     const started = performance.now();
     const run = createIngestRun(this.catalog, { hash: file.hash, path: file.path, startedMs: this.now() });
     await this.store.saveCatalog();
-    let lease: RunLease | undefined;
+    let lease: DatabaseLease | undefined;
     let writer: ObservationWriter | undefined;
     try {
       // Leased, not opened and closed: the run stays open for the `process` that follows.

@@ -27,6 +27,23 @@ describe('live session database', () => {
     await store.close();
   });
 
+  it('reads an ended session from one open database, page after page, and closes it with the store', async () => {
+    const store = await Store.open({ dataDir: folder.path });
+    const database = await store.openLiveDatabase('session-ended', { create: true });
+    appendLiveRows(database.db, [finding(1, 'a'), finding(2, 'a'), finding(3, 'b')], [], { findings: 100, metadata: 100 });
+    await database.save();
+    await database.close();
+
+    const pages: Array<{ db: unknown; seqs: number[] }> = [];
+    for (const offset of [0, 2]) {
+      pages.push(await store.readLiveDatabase('session-ended', (db) => ({ db, seqs: readLiveFindings<{ seq: number }>(db, { limit: 2, offset }).rows.map((row) => row.seq) })));
+    }
+    expect(pages.map((page) => page.seqs)).to.deep.equal([[1, 2], [3]]);
+    expect(pages[1].db, 'the second page reads the database the first opened').to.equal(pages[0].db);
+    await store.close();
+    expect(() => (pages[0].db as { exec(sql: string): unknown }).exec('SELECT 1'), 'closed with the store').to.throw();
+  });
+
   it('drops the oldest rows beyond its limits, keeping the latest', async () => {
     const store = await Store.open({ dataDir: folder.path });
     const database = await store.openLiveDatabase('session-2', { create: true });

@@ -165,12 +165,7 @@ export class LiveSessions {
       this.writeRows(session, this.database);
       return read(this.database.db);
     }
-    const database = await this.options.store.openLiveDatabase(id);
-    try {
-      return read(database.db);
-    } finally {
-      await database.close();
-    }
+    return this.options.store.readLiveDatabase(id, read);
   }
 
   private writeRows(session: LiveSession, database: DatabaseFile): void {

@@ -16,7 +16,7 @@
  * `X-Next-Cursor` trailer (JSON has it in its body).
  */
 import { Readable } from 'node:stream';
-import { DATASET_FORMATS, RAW_DATASETS, exportDataset, type DatasetExport, type RunLease } from '@klvscope/core';
+import { DATASET_FORMATS, RAW_DATASETS, exportDataset, type DatasetExport, type DatabaseLease } from '@klvscope/core';
 import * as z from 'zod/mini';
 import { datasetFormatOf } from '../dataset-format.js';
 import { InspectionError } from '../inspection-error.js';
@@ -48,7 +48,7 @@ const datasetPageSchema = z.object({
 });
 
 /** The chunks, then the lease given back: at the end, or early when the stream is destroyed (iterator return). */
-function* releasingAtEnd(output: DatasetExport, lease: RunLease): Generator<string, void, undefined> {
+function* releasingAtEnd(output: DatasetExport, lease: DatabaseLease): Generator<string, void, undefined> {
   try {
     yield* output;
   } finally {

@@ -1,16 +1,19 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import type { Migration } from '../../src/store/schema-migrations.js';
-import { RunDatabaseCache } from '../../src/store/run-database-cache.js';
+import { DatabaseCache } from '../../src/store/database-cache.js';
+import { openRunDatabase, type RunDatabaseOptions } from '../../src/store/run-database.js';
 import { useTemporaryFolder } from './temporary-folder.js';
 
 const NOTES: readonly Migration[] = [{ version: 1, name: 'notes', up: (db) => db.run('CREATE TABLE notes (text TEXT)') }];
 
-describe('RunDatabaseCache', () => {
+describe('DatabaseCache', () => {
   const folder = useTemporaryFolder('klvscope-runs-');
+  /** The run databases of the folder, as the store keeps them. */
+  const runsIn = (maxOpen?: number) => new DatabaseCache<RunDatabaseOptions>((runId, options) => openRunDatabase(folder.path, runId, options), maxOpen);
 
   it('shares one open database between leases, so what one writes the next sees without a save', async () => {
-    const cache = new RunDatabaseCache(folder.path);
+    const cache = runsIn();
     const writer = await cache.lease('run-1', { create: true, migrations: NOTES });
     writer.database.db.run("INSERT INTO notes VALUES ('unsaved')");
     writer.release();
@@ -22,7 +25,7 @@ describe('RunDatabaseCache', () => {
   });
 
   it('closes the least recently used runs beyond its limit, but never a leased one', async () => {
-    const cache = new RunDatabaseCache(folder.path, 2);
+    const cache = runsIn(2);
     const a = await cache.lease('run-a', { create: true, migrations: NOTES });
     const b = await cache.lease('run-b', { create: true, migrations: NOTES });
     b.release();
@@ -37,7 +40,7 @@ describe('RunDatabaseCache', () => {
   });
 
   it('lets exclusive leases of a run take turns, while plain ones need not wait', async () => {
-    const cache = new RunDatabaseCache(folder.path);
+    const cache = runsIn();
     const first = await cache.lease('run-w', { create: true, migrations: NOTES, exclusive: true });
     let secondGranted = false;
     const second = cache.lease('run-w', { migrations: NOTES, exclusive: true }).then((lease) => {
@@ -55,7 +58,7 @@ describe('RunDatabaseCache', () => {
   });
 
   it('forgets a run that failed to open, so a later lease tries again', async () => {
-    const cache = new RunDatabaseCache(folder.path);
+    const cache = runsIn();
     const error = await cache.lease('missing', { migrations: NOTES }).catch((e: unknown) => e);
     expect(error).to.have.property('code', 'ERR_STORE_NOT_FOUND');
     expect(cache.size).to.equal(0);
