@@ -123,8 +123,9 @@ export class LiveSessions {
     this.persistTimer = null;
     await this.persist(session);
     await this.saving;
-    await this.database?.close();
+    const database = this.database;
     this.database = null;
+    await database?.close();
   }
 
   /** A live session's state: the running one's from memory, an ended one's from the catalog. */
@@ -160,7 +161,9 @@ export class LiveSessions {
 
   private async readDatabase<T>(id: string, read: (db: SqlDatabase) => T): Promise<T | null> {
     if (!this.get(id)) return null;
-    const session = this.active();
+    // The session's own database until stopActive has written its last rows and let it go: the
+    // store's copy, kept open for later pages, must be read from the finished file.
+    const session = this.current;
     if (session?.id === id && this.database) {
       this.writeRows(session, this.database);
       return read(this.database.db);
