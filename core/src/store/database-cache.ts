@@ -87,6 +87,16 @@ export class DatabaseCache<O extends object> {
     };
   }
 
+  /** Reads from the database of this id: leased for the read, given back after it, even when it throws. */
+  async read<T>(id: string, read: (database: DatabaseFile) => T): Promise<T> {
+    const lease = await this.lease(id);
+    try {
+      return read(lease.database);
+    } finally {
+      lease.release();
+    }
+  }
+
   /** Closes the database of this id if it is open (before its file is deleted); waits for its pending saves. */
   async evict(id: string): Promise<void> {
     const entry = this.entries.get(id);

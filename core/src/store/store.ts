@@ -93,12 +93,8 @@ export class Store {
 
   /** Reads from a run's (shared, open) database: leased for the read, given back after it, even when it throws. */
   async readRunDatabase<T>(runId: string, read: (db: SqlDatabase) => T): Promise<T> {
-    const lease = await this.leaseRunDatabase(runId);
-    try {
-      return read(lease.database.db);
-    } finally {
-      lease.release();
-    }
+    this.assertOpen();
+    return this.runs.read(runId, (database) => read(database.db));
   }
 
   /** Opens (or with `create`, makes) a private copy of a run's database; the caller saves and closes it. */
@@ -126,12 +122,7 @@ export class Store {
    */
   async readLiveDatabase<T>(sessionId: string, read: (db: SqlDatabase) => T): Promise<T> {
     this.assertOpen();
-    const lease = await this.liveSessions.lease(sessionId);
-    try {
-      return read(lease.database.db);
-    } finally {
-      lease.release();
-    }
+    return this.liveSessions.read(sessionId, (database) => read(database.db));
   }
 
   /** Saves the catalog, closes it and releases the data folder; closes the databases it keeps open. Those opened with openRunDatabase or openLiveDatabase are their openers' to close. */

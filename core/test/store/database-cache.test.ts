@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { join } from 'node:path';
 import type { Migration } from '../../src/store/schema-migrations.js';
 import { DatabaseCache } from '../../src/store/database-cache.js';
+import type { DatabaseFile } from '../../src/store/database-file.js';
 import { openRunDatabase, type RunDatabaseOptions } from '../../src/store/run-database.js';
 import { useTemporaryFolder } from './temporary-folder.js';
 
@@ -65,6 +66,23 @@ describe('DatabaseCache', () => {
     const created = await cache.lease('missing', { create: true, migrations: NOTES });
     expect(created.database.path).to.equal(join(folder.path, 'runs', 'missing.sqlite'));
     created.release();
+    await cache.closeAll();
+  });
+
+  it('gives a read lease back even when the read throws, so the database can be closed beyond the limit', async () => {
+    const cache = runsIn(1);
+    (await cache.lease('run-r', { create: true, migrations: NOTES })).release();
+    let read: DatabaseFile | null = null;
+    const error = await cache
+      .read('run-r', (database) => {
+        read = database;
+        throw new Error('the reader failed');
+      })
+      .catch((e: unknown) => e);
+    expect(error).to.have.property('message', 'the reader failed');
+    (await cache.lease('run-s', { create: true, migrations: NOTES })).release();
+    expect(cache.size).to.equal(1);
+    expect(read).to.have.property('isOpen', false);
     await cache.closeAll();
   });
 });
