@@ -47,8 +47,7 @@ try {
 
   const dataDir = join(work, 'data');
   // The service's log (its licence notice) is kept out of the report.
-  const service = await startService(dataDir);
-  const { server, base, key, call } = service;
+  const { server, base, key, call } = await startService(dataDir);
   children.push(server);
 
   const latencies = [];

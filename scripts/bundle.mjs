@@ -15,17 +15,13 @@ import { spawnSync } from 'node:child_process';
 const common = {
   bundle: true,
   platform: 'node',
-  format: 'esm',
   target: 'node20',
   // Bundle the TypeScript sources directly, through the packages' "source" export condition.
   conditions: ['source'],
   sourcemap: 'linked',
   logLevel: 'warning',
-  // CommonJS dependencies bundled into ESM may call require().
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   // serialport finds its native binding relative to its own files: load it from node_modules, not from the bundle.
-  // sql.js's script reads __dirname when it starts, which an ES module bundle lacks.
-  external: ['serialport', 'sql.js'],
+  external: ['serialport'],
 };
 
 await Promise.all([
@@ -34,8 +30,7 @@ await Promise.all([
     format: 'cjs',
     entryPoints: ['gateway/src/cli/run-cli.ts'],
     outfile: 'gateway/dist/klvscope.cjs',
-    // sql.js's script is bundled here (CommonJS has __dirname), so that the code cache covers it.
-    external: ['serialport'],
+    // sql.js's script is bundled here, unlike in the benchmarks' ES modules (CommonJS has __dirname), so that the code cache covers it.
     // CommonJS has require, __filename and no import.meta: the one use of import.meta.url (finding sql.js) gets the bundle's own URL.
     banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
     define: { 'import.meta.url': '__bundleUrl' },
@@ -43,7 +38,17 @@ await Promise.all([
     minifyWhitespace: true,
     minifySyntax: true,
   }),
-  build({ ...common, entryPoints: ['bench/measure-read.mjs', 'bench/measure-demux.mjs', 'bench/measure-klv.mjs', 'bench/measure-checks.mjs', 'bench/measure-export.mjs'], outdir: 'bench/dist', outExtension: { '.js': '.mjs' } }),
+  build({
+    ...common,
+    format: 'esm',
+    entryPoints: ['bench/measure-read.mjs', 'bench/measure-demux.mjs', 'bench/measure-klv.mjs', 'bench/measure-checks.mjs', 'bench/measure-export.mjs'],
+    outdir: 'bench/dist',
+    outExtension: { '.js': '.mjs' },
+    // CommonJS dependencies bundled into ESM may call require().
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    // sql.js's script reads __dirname when it starts, which an ES module bundle lacks.
+    external: [...common.external, 'sql.js'],
+  }),
 ]);
 
 // The code cache is made by a process of its own, started with the CLI's options.

@@ -1,6 +1,6 @@
 /** @klvscope/adapters: byte sources and sinks that touch the OS. */
 export { AdapterError, type AdapterErrorCode } from './adapter-error.js';
-export { fileSize, readFileChunks, type ReadFileChunksOptions } from './file.js';
+export { fileSize, readFileChunks, readFileHead, type ReadFileChunksOptions } from './file.js';
 export type { LiveChunk, LiveSource, LiveSourceEvent, LiveSourceEventKind, LiveSourceStats } from './live-source.js';
 export { openLiveSource } from './open-live-source.js';
 export { isSerialSourceUrl } from './serial-source-url.js';

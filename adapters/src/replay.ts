@@ -91,7 +91,7 @@ export async function replayFile(path: string, destinationUrl: string, options: 
   const headerBytes = options.rtp ? RTP_HEADER_SIZE : 0;
   const sender = await PacedDatagramSender.open(destinationUrl, destination, headerBytes + packetsPerDatagram * TS_PACKET_SIZE, options.signal);
   try {
-    return await new Replay(path, fileBytes, layout, sender, { ...options, speed, packetsPerDatagram }).run();
+    return await new Replay(path, fileBytes, layout, sender, { ...options, speed }).run();
   } finally {
     await sender.close();
   }
@@ -136,7 +136,7 @@ class Replay {
     private readonly fileBytes: number,
     private readonly layout: PacketLayout,
     private readonly sender: PacedDatagramSender,
-    private readonly options: ReplayOptions & { speed: number; packetsPerDatagram: number },
+    private readonly options: ReplayOptions & { speed: number },
   ) {
     this.speed = options.speed;
     this.paced = this.speed > 0 && Number.isFinite(this.speed);

@@ -8,6 +8,7 @@ import type { Demuxer, DemuxerFactoryOptions } from '../kernel/demuxer-factory.j
 import type { ObservationSink } from '../kernel/observations.js';
 import { klvErrorObservation, observeKlvPacket } from './klv-packet-observer.js';
 import { KlvReassembler, type KlvOrigin } from './klv-reassembler.js';
+import { hasUlPrefixAt } from './klv-triplet.js';
 
 export class KlvStreamDemuxer implements Demuxer {
   private offset = 0;
@@ -42,5 +43,5 @@ export class KlvStreamDemuxer implements Demuxer {
 
 /** Whether a source starts like raw KLV (a universal label) rather than MPEG-TS. */
 export function looksLikeRawKlv(head: Uint8Array): boolean {
-  return head.length >= 4 && head[0] === 0x06 && head[1] === 0x0e && head[2] === 0x2b && head[3] === 0x34;
+  return hasUlPrefixAt(head, 0);
 }

@@ -41,5 +41,5 @@ export { saveRuleTemplate, getRuleTemplate, listRuleTemplates, deleteRuleTemplat
 export { touchRecentSource, listRecentSources, removeRecentSource, type RecentSourceKind, type RecentSourceRow } from './catalog-recent-sources.js';
 export type { Database as SqlDatabase } from 'sql.js';
 export { createCheckPointWriter, readCheckPoints, deleteCheckPoints, CHECK_POINTS_SCHEMA, type CheckPointWriter, type CheckPointQuery, type CheckPointPage } from './run-check-points.js';
-export { DatabaseCache, DEFAULT_OPEN_DATABASES, type DatabaseLease, type LeaseFlags, type OpenDatabaseById } from './database-cache.js';
+export type { DatabaseLease, LeaseFlags } from './database-cache.js';
 export { writeFileAtomic, removeOrphanedTemporaries, type AtomicWriteOptions } from './atomic-write.js';

@@ -311,12 +311,7 @@ export class FileWorkflow {
     return { stage, reused, elapsedMs: performance.now() - started, payload };
   }
 
-  /** The report from the cached analyze and process payloads; ERR_STAGE_NOT_READY before them. */
-  reportOf(file: { hash: string; path: string }): ReportPayload {
-    return this.reportFrom(file, this.reusablePayloads(file.hash));
-  }
-
-  /** The report when every stage before it is reusable, else null: one pass where firstStageToRun then reportOf make two. */
+  /** The report from the cached analyze and process payloads when every stage before it is reusable, else null. */
   reportIfReady(file: { hash: string; path: string }): ReportPayload | null {
     const reusable = this.reusablePayloads(file.hash);
     return firstStageToRunOf(reusable) === 'report' ? this.reportFrom(file, reusable) : null;
@@ -401,8 +396,6 @@ function reusableOf({ analyze, ingest, process }: ReusablePayloads): ReusablePay
 function firstStageToRunOf(reusable: ReusablePayloads): WorkflowStage {
   return !reusable.analyze ? 'analyze' : !reusable.ingest ? 'ingest' : !reusable.process ? 'process' : 'report';
 }
-
-
 
 function unreadable(path: string, cause: unknown): WorkflowError {
   if (cause instanceof WorkflowError) return cause;

@@ -3,7 +3,6 @@
  * name with their units. FILE is a transport stream or a raw KLV byte stream
  * (told apart by its first bytes).
  */
-import { open } from 'node:fs/promises';
 import {
   DEMUXER_FACTORY,
   KlvStreamDemuxer,
@@ -15,7 +14,7 @@ import {
   type MetadataPacketObservation,
   type Observation,
 } from '@klvscope/core';
-import { fileSize, readFileChunks } from '@klvscope/adapters';
+import { fileSize, readFileChunks, readFileHead } from '@klvscope/adapters';
 import { composeApplication } from '../composition-root.js';
 import { startProgress } from './progress.js';
 
@@ -27,17 +26,6 @@ interface PacketRecord {
   packet: KlvPacketObservation;
   metadata: MetadataPacketObservation | null;
   problems: KlvErrorObservation[];
-}
-
-async function startsLikeRawKlv(path: string): Promise<boolean> {
-  const handle = await open(path, 'r');
-  try {
-    const head = new Uint8Array(4);
-    const { bytesRead } = await handle.read(head, 0, 4, 0);
-    return looksLikeRawKlv(head.subarray(0, bytesRead));
-  } finally {
-    await handle.close();
-  }
 }
 
 function toLine(record: PacketRecord, raw: boolean): string {
@@ -78,7 +66,7 @@ export async function runKlv(path: string, options: KlvOptions): Promise<void> {
   const total = await fileSize(path);
   const container = composeApplication();
   const tsDemuxer = resolveService(container, DEMUXER_FACTORY);
-  const raw = await startsLikeRawKlv(path);
+  const raw = looksLikeRawKlv(await readFileHead(path, 4));
   const out: string[] = [];
   let current: PacketRecord | null = null;
   const flush = (): void => {

@@ -30,7 +30,7 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-export function buildProgram(): Command {
+function buildProgram(): Command {
   const program = new Command('klvscope')
     .description('Inspect MPEG-TS recordings and live feeds carrying KLV metadata (STANAG 4609, MISB ST 0601).')
     .version(APP_VERSION)

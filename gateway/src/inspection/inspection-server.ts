@@ -18,14 +18,17 @@ import { installHostHeaderGuard } from './host-header-guard.js';
 import { installLicenceHeader, logLicenceMode, setLicenceHeader } from './licence-announcement.js';
 import { closeInspectionDeps, createInspectionDeps, type ApiKeyInfo, type InspectionDeps } from './inspection-deps.js';
 import { InspectionError } from './inspection-error.js';
-import type { InspectionRoute, RouteModule } from './inspection-route.js';
+import type { RouteModule } from './inspection-route.js';
 import { INSPECTION_ROUTE_MODULES } from './inspection-routes.js';
 import type { Settings } from './inspection-settings.js';
 import { assertLoopbackHost, DEFAULT_HOST, IPV6_LOOPBACK } from './loopback-host.js';
-import { mountedRoutesOf, registerRoutes } from './route-registration.js';
+import { registerRoutes } from './route-registration.js';
 import { API_PREFIX, DEFAULT_PORT } from './service-address.js';
 import { serviceLogger } from './service-logger.js';
 import { createLiveChannel, type LiveChannel } from '../live/live-channel.js';
+
+/** The routes a server mounted, as data: for the OpenAPI document and for tests that go through every route. */
+export { mountedRoutesOf as inspectionRoutesOf } from './route-registration.js';
 
 /** Requests carry paths and settings, never recordings: 1 MiB is far above any legitimate body. */
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -156,11 +159,6 @@ export async function createInspectionServer(options: InspectionServerOptions = 
     if (ownsStore) await store.close();
     throw error;
   }
-}
-
-/** The routes a server mounted, as data: for the OpenAPI document and for tests that go through every route. */
-export function inspectionRoutesOf(app: FastifyInstance): readonly InspectionRoute[] {
-  return mountedRoutesOf(app);
 }
 
 /** Checks the host, builds the server and listens. */

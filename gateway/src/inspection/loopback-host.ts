@@ -41,7 +41,7 @@ export function isAllowedHostHeader(header: string | undefined): boolean {
 }
 
 /** The host part of a Host header (`127.0.0.1:38180`, `[::1]:38180`, `localhost`). */
-export function hostOfHostHeader(header: string): string {
+function hostOfHostHeader(header: string): string {
   const bracketed = /^\[([^\]]*)\](?::\d*)?$/.exec(header);
   if (bracketed) return bracketed[1];
   const colon = header.lastIndexOf(':');

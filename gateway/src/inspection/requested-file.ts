@@ -5,9 +5,8 @@
  * queued for it, so a job is never accepted for a file that cannot be read.
  */
 import * as z from 'zod/mini';
-import { confineToRoots } from './browse-roots.js';
+import { confineToRoots, type PathField } from './browse-roots.js';
 import type { InspectionDeps } from './inspection-deps.js';
-import type { FieldProblem } from './request-validation.js';
 
 /** The body of the endpoints that take a file: `{ "filePath": "/abs/path.ts" }`. */
 export const filePathBodySchema = z.strictObject({
@@ -24,7 +23,8 @@ export interface RequestedFile {
 export async function requestedFile(
   deps: Pick<InspectionDeps, 'settings' | 'files'>,
   filePath: string,
-  field: Pick<FieldProblem, 'in' | 'field'> = { in: 'body', field: 'filePath' },
+  /** Where the path came from (confineToRoots's default: the body's `filePath`). */
+  field?: PathField,
 ): Promise<RequestedFile> {
   const { path } = await confineToRoots(filePath, deps.settings.current().browseRoots, field);
   // The file adapter's stat: AdapterError ERR_FILE_NOT_FOUND, ERR_NOT_A_FILE or ERR_FILE_UNREADABLE, each 422.

@@ -43,7 +43,6 @@ export interface LiveSessionOptions {
   onStatus?: (session: LiveSession) => void;
 }
 
-
 const SOURCE_EVENT_SEVERITY: Record<LiveSourceEvent['kind'], Severity> = {
   'application-loss': 'error',
   'rtp-gap': 'error',

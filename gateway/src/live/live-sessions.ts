@@ -160,7 +160,6 @@ export class LiveSessions {
   }
 
   private async readDatabase<T>(id: string, read: (db: SqlDatabase) => T): Promise<T | null> {
-    if (!this.get(id)) return null;
     // The session's own database until stopActive has written its last rows and let it go: the
     // store's copy, kept open for later pages, must be read from the finished file.
     const session = this.current;
@@ -168,6 +167,7 @@ export class LiveSessions {
       this.writeRows(session, this.database);
       return read(this.database.db);
     }
+    if (!this.get(id)) return null;
     return this.options.store.readLiveDatabase(id, read);
   }
 

@@ -4,6 +4,7 @@ import { createSocket } from 'node:dgram';
 import { join } from 'node:path';
 import { generateTransportStream, parseFaultSpec } from '@klvscope/core';
 import { repoRoot } from '../../../test-support/fixtures.js';
+import { freeUdpPort } from '../../../test-support/free-udp-port.js';
 import type { LiveFinding } from '../../src/live/live-records.js';
 import { startTestServer, type TestServer } from '../inspection/test-server.js';
 
@@ -49,10 +50,7 @@ describe('klvscope watch', function () {
   });
 
   it('prints the live findings of the checks asked for as they arrive, and exits after --max of them', async () => {
-    const receiver = createSocket('udp4');
-    await new Promise<void>((resolve) => receiver.bind(0, '127.0.0.1', resolve));
-    const port = receiver.address().port;
-    receiver.close();
+    const port = await freeUdpPort();
     expect((await server.call('/sessions/live', { method: 'POST', body: { source: `udp://127.0.0.1:${port}` } })).status).to.equal(201);
     const faults = ['drop-packet@0.5', 'drop-packet@1', 'drop-packet@1.5'].map((spec) => parseFaultSpec(spec));
     const { bytes } = generateTransportStream({ bitrate: 2_000_000, seed: 9, durationSeconds: 2, faults });

@@ -21,7 +21,6 @@ const FAULTY: GeneratorOptions = {
   faults: faults('drop-packet@1', 'pat-gap@1.5', 'pcr-gap@2.5', 'pts-gap@3.5', 'klv-checksum@4', 'klv-unknown-tag@4.5', 'klv-missing-version@5'),
 };
 
-
 const liveKeys = (findings: readonly LiveFinding[]) => sortedKeys(findings.filter((f) => f.checkId !== LIVE_SOURCE_CHECK_ID).map((f) => findingKey(f.checkId, f)));
 
 describe('live sessions over UDP on 127.0.0.1, watched through the tRPC live channel', function () {
