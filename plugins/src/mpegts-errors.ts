@@ -198,15 +198,14 @@ export const mpegtsErrors = defineCheck({
           accuracy.sample(pcr);
           return;
         }
-        const pid = hexPid(pcr.pid);
         if (step.arrivalMs > rules.pcrMaxIntervalMs) {
           const ms = roundMs(step.arrivalMs);
-          problem(pcr, 'pcr-repetition', '2.3a', `PCR on PID ${pid} ${formatMs(ms)} after the previous one (limit ${formatMs(rules.pcrMaxIntervalMs)})`, ms, 'ms');
+          problem(pcr, 'pcr-repetition', '2.3a', `PCR on PID ${hexPid(pcr.pid)} ${formatMs(ms)} after the previous one (limit ${formatMs(rules.pcrMaxIntervalMs)})`, ms, 'ms');
         }
         const jumped = step.valueStepMs < 0 || step.valueStepMs > rules.pcrMaxJumpMs;
         if (jumped && !step.signalled) {
           const ms = roundMs(step.valueStepMs);
-          problem(pcr, 'pcr-discontinuity', '2.3b', `PCR on PID ${pid} steps ${formatMs(ms)} without discontinuity_indicator (allowed 0 to ${formatMs(rules.pcrMaxJumpMs)})`, ms, 'ms');
+          problem(pcr, 'pcr-discontinuity', '2.3b', `PCR on PID ${hexPid(pcr.pid)} steps ${formatMs(ms)} without discontinuity_indicator (allowed 0 to ${formatMs(rules.pcrMaxJumpMs)})`, ms, 'ms');
         }
         if (jumped || step.signalled) {
           // A new time base (announced or not): the constant-bitrate line starts again here.
@@ -216,7 +215,7 @@ export const mpegtsErrors = defineCheck({
         const errorNs = accuracy.sample(pcr);
         if (errorNs !== null) {
           const ns = Math.round(errorNs * 10) / 10;
-          problem(pcr, 'pcr-accuracy', '2.4', `PCR on PID ${pid} is ${ns} ns off its constant-bitrate line (limit ±${rules.pcrAccuracyNs} ns)`, ns, 'ns');
+          problem(pcr, 'pcr-accuracy', '2.4', `PCR on PID ${hexPid(pcr.pid)} is ${ns} ns off its constant-bitrate line (limit ±${rules.pcrAccuracyNs} ns)`, ns, 'ns');
         }
       },
       pes(pes) {

@@ -47,17 +47,16 @@ export const mpegtsPcrMonotonicity = defineCheck({
         const backward = ms < 0;
         const jump = ms > maxJumpMs;
         const violation = (backward || jump) && !step.signalled;
-        const pid = hexPid(pcr.pid);
         let message: string;
         let type: string;
         if (step.signalled) {
-          message = `PCR on PID ${pid} steps ${formatMs(ms)} with discontinuity_indicator set: a new time base`;
+          message = `PCR on PID ${hexPid(pcr.pid)} steps ${formatMs(ms)} with discontinuity_indicator set: a new time base`;
           type = 'pcr-signalled-discontinuity';
         } else if (backward) {
-          message = `PCR on PID ${pid} goes back ${formatMs(-ms)} without discontinuity_indicator`;
+          message = `PCR on PID ${hexPid(pcr.pid)} goes back ${formatMs(-ms)} without discontinuity_indicator`;
           type = 'pcr-backward';
         } else if (jump) {
-          message = `PCR on PID ${pid} jumps ${formatMs(ms)} forward without discontinuity_indicator (limit ${formatMs(maxJumpMs)})`;
+          message = `PCR on PID ${hexPid(pcr.pid)} jumps ${formatMs(ms)} forward without discontinuity_indicator (limit ${formatMs(maxJumpMs)})`;
           type = 'pcr-jump';
         } else {
           message = labels.get(pcr.pid);
