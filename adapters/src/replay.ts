@@ -63,7 +63,7 @@ export interface ReplayProgress extends ReplayStats {
   fileBytes: number;
 }
 
-export const DEFAULT_PACKETS_PER_DATAGRAM = 7;
+const DEFAULT_PACKETS_PER_DATAGRAM = 7;
 /** The most 188-byte packets an IPv4 UDP datagram holds (65507 bytes) with an RTP header. */
 export const MAX_PACKETS_PER_DATAGRAM = Math.floor((65_507 - RTP_HEADER_SIZE) / TS_PACKET_SIZE);
 

@@ -17,7 +17,7 @@ import { AdapterError } from './adapter-error.js';
 import { DEFAULT_MAX_KLV_VALUE_BYTES } from './klv-framer.js';
 import { integerParam } from './udp-url.js';
 
-export const DEFAULT_SERIAL_BAUD_RATE = 115200;
+const DEFAULT_SERIAL_BAUD_RATE = 115200;
 
 export interface SerialSourceUrl {
   /** The device: `/dev/ttyUSB0`, `/dev/serial/by-id/...`, `COM3`. */

@@ -21,7 +21,7 @@ import { parseSerialSourceUrl, type SerialSourceUrl } from './serial-source-url.
 import { TsFramer } from './ts-framer.js';
 
 /** Packet bytes held for a slow consumer: minutes of a 115200-baud line, a second or so of the fastest USB adapters. */
-export const DEFAULT_SERIAL_QUEUE_BYTES = 8 * 1024 * 1024;
+const DEFAULT_SERIAL_QUEUE_BYTES = 8 * 1024 * 1024;
 
 export interface SerialSourceOptions {
   /** Closes the source; the iteration rejects with `signal.reason`. */

@@ -44,8 +44,8 @@ export interface UdpSource extends LiveSource {
   readonly localPort: number;
 }
 
-export const DEFAULT_MAX_QUEUE_BYTES = 32 * 1024 * 1024;
-export const DEFAULT_MAX_QUEUE_DATAGRAMS = 32_768;
+const DEFAULT_MAX_QUEUE_BYTES = 32 * 1024 * 1024;
+const DEFAULT_MAX_QUEUE_DATAGRAMS = 32_768;
 /** Application losses are reported at most this often, each event with the count since the last. */
 export const LOSS_EVENT_INTERVAL_MS = 100;
 /** In rtp=auto, datagrams that look like neither plain TS nor RTP before plain is assumed. */

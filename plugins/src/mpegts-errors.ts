@@ -39,9 +39,8 @@ import { PidIntervals } from './mpegts-intervals.js';
 import { PcrAccuracy } from './mpegts-pcr-accuracy.js';
 import { PcrSteps } from './mpegts-pcr-steps.js';
 import { PresenceWatch, type EndFinding } from './mpegts-presence.js';
-import { StreamTime, formatMs, hexPid, roundMs } from './mpegts-stream-time.js';
+import { NULL_PID, StreamTime, formatMs, hexPid, roundMs } from './mpegts-stream-time.js';
 
-const NULL_PID = 0x1fff;
 /** The start of the data: where the PAT is first expected. */
 const START_OF_DATA: Position = { offset: 0, packetIndex: 0, t: null };
 

@@ -21,9 +21,7 @@ import { PCR_HZ, defineCheck, ptsMinusPcr90kHz, PTS_HZ } from '@klvscope/core';
 import * as z from 'zod/mini';
 import { DECODER_DELAY_CLAUSE } from './mpegts-clauses.js';
 import { PidLabels } from './mpegts-labels.js';
-import { formatMs, hexPid, PID_COUNT, roundMs } from './mpegts-stream-time.js';
-
-const NULL_PID = 0x1fff;
+import { formatMs, hexPid, NULL_PID, PID_COUNT, roundMs } from './mpegts-stream-time.js';
 
 export const mpegtsPcrPtsDrift = defineCheck({
   id: 'mpegts-pcr-pts-drift',

@@ -17,7 +17,7 @@
 import type { DatabaseFile } from './database-file.js';
 
 /** Databases of one kind kept open at most, unless more are leased at once. */
-export const DEFAULT_OPEN_DATABASES = 2;
+const DEFAULT_OPEN_DATABASES = 2;
 
 export interface DatabaseLease {
   readonly database: DatabaseFile;

@@ -8,6 +8,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { once } from 'node:events';
 import { createGenerator, parseFaultSpec, type GeneratorOptions } from '@klvscope/core';
+import { count } from './inventory-text.js';
 import { startProgress } from './progress.js';
 import { UsageError } from './usage-error.js';
 
@@ -70,7 +71,7 @@ export async function runGenerate(out: string, options: GenerateCliOptions): Pro
   } finally {
     progress.stop();
   }
-  process.stdout.write(`wrote ${out}: ${stream.totalPackets.toLocaleString('en-US')} packets, ${(written / 1e6).toFixed(1)} MB, ${options.duration} s at ${options.bitrate} b/s\n`);
+  process.stdout.write(`wrote ${out}: ${count(stream.totalPackets)} packets, ${(written / 1e6).toFixed(1)} MB, ${options.duration} s at ${options.bitrate} b/s\n`);
   for (const f of stream.faults) {
     process.stdout.write(`  fault ${f.kind} at ${f.atSeconds} s: PID 0x${f.pid.toString(16).padStart(4, '0')}, packet ${f.packetIndex}, offset ${f.offset}\n`);
   }

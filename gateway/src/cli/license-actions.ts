@@ -45,7 +45,7 @@ export async function runLicenseKeygen(options: LicenseKeygenOptions): Promise<v
 }
 
 export async function runLicenseIssue(options: LicenseIssueOptions): Promise<void> {
-  if (!isNodeId(options.nodeId)) throw new UsageError(`--node-id must be node- and 32 lower-case hex digits, got '${options.nodeId}'`);
+  assertNodeId(options.nodeId);
   if (options.expires !== undefined && options.days !== undefined) throw new UsageError('give --expires or --days, not both');
   const privateKey = parseVendorPrivateKey(await readKeyFile(resolve(options.key)));
   const issuedAt = new Date();
@@ -64,7 +64,7 @@ export async function runLicenseIssue(options: LicenseIssueOptions): Promise<voi
 }
 
 export async function runLicenseVerify(token: string, options: LicenseVerifyOptions): Promise<void> {
-  if (!isNodeId(options.nodeId)) throw new UsageError(`--node-id must be node- and 32 lower-case hex digits, got '${options.nodeId}'`);
+  assertNodeId(options.nodeId);
   const now = options.at === undefined ? new Date() : instantOf(options.at);
   const vendorKey = await loadVendorPublicKey(options.publicKey);
   const verdict = verifyLicence(token, vendorKey.key, { nodeId: options.nodeId, now });
@@ -115,4 +115,8 @@ async function writeNewFile(path: string, text: string, mode: number): Promise<v
   } finally {
     await file.close();
   }
+}
+
+function assertNodeId(nodeId: string): void {
+  if (!isNodeId(nodeId)) throw new UsageError(`--node-id must be node- and 32 lower-case hex digits, got '${nodeId}'`);
 }

@@ -10,6 +10,7 @@ import { DATASET_MEDIA_TYPES } from '@klvscope/core';
 import * as z from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
 import type { InspectionRoute } from './inspection-route.js';
+import { API_PREFIX } from './service-address.js';
 
 /** The routes the document describes: the automation and export subset. */
 function isAutomationRoute(route: Pick<InspectionRoute, 'path'>): boolean {
@@ -66,7 +67,7 @@ export function buildOpenApiDocument(routes: readonly InspectionRoute[], version
       description:
         'The stable automation/export subset of the local inspection service (loopback only). It is not a complete description of the interface; see docs/rest.md.',
     },
-    servers: [{ url: '/api/v1' }],
+    servers: [{ url: API_PREFIX }],
     security: [{ apiKey: [] }],
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },

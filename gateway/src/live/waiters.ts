@@ -20,6 +20,8 @@ export class Waiters {
   }
 
   wakeAll(): void {
+    // The log wakes for every event, mostly with nobody waiting: no new list then.
+    if (this.list.length === 0) return;
     // Taken whole: each waiter then filters an empty list rather than the rest of the waiters.
     const list = this.list;
     this.list = [];
