@@ -21,7 +21,7 @@ export {
 } from './kernel/define-check.js';
 export { parseCheckRules, describeRulesIssues } from './kernel/check-rules.js';
 export { ensureEnglishZodMessages } from './kernel/zod-messages.js';
-export type { Point, PointFinding, PointPosition } from './kernel/check-point.js';
+export type { Point, PointFinding, PointPosition, PointSeries } from './kernel/check-point.js';
 export type { CheckSummary, ValueStatistics, Verdict } from './kernel/check-summary.js';
 export type { CheckResult, CheckStatus, PointSink } from './kernel/check-run.js';
 export { PluginError, type CheckHook, type PluginErrorPosition } from './kernel/plugin-error.js';

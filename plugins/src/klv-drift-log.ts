@@ -3,11 +3,11 @@
  * minutes of packets), kept as columns of numbers: an object per held
  * point would live long enough to be promoted to the old generation, and
  * holding them cost more than all the rest of the check. Points are known by
- * a sequence number, in order; a point stays a plain drift point, labelled
- * by its series, unless it is marked (a violation, an unmeasured packet),
- * which gives it its own message.
+ * a sequence number, in order; a point stays a plain drift point, a point of
+ * its series (`ctx.measure`), unless it is marked (a violation, an
+ * unmeasured packet), which gives it its own message.
  */
-import type { CheckContext, PointPosition } from '@klvscope/core';
+import type { CheckContext, PointPosition, PointSeries } from '@klvscope/core';
 
 export type DriftPointType = 'klv-drift' | 'klv-drift-unmeasured' | 'klv-drift-excursion' | 'klv-drift-beyond-limit';
 
@@ -35,11 +35,11 @@ export class DriftPointLog {
     private readonly ctx: CheckContext<unknown>,
     private readonly pid: number,
     private readonly citation: string,
-    /** The message of an unmarked point, read when it is released (the series learns its clock on its first packet). */
-    private readonly withinLimitMessage: () => string,
+    /** The series of the unmarked points, read when one is released (the series learns its clock on its first packet). */
+    private readonly withinLimit: () => PointSeries,
   ) {}
 
-  /** Holds a point and returns its sequence number. `driftMs` and `elapsedS` are NaN for a point that measures nothing. */
+  /** Holds a point and returns its sequence number. `driftMs` and `elapsedS` are NaN for a point that measures nothing, which must be marked. */
   hold(at: PointPosition, elapsedS: number, driftMs: number, klvIndex: number): number {
     if (this.next - this.base === this.t.length) this.makeRoom();
     const slot = this.next - this.base;
@@ -86,17 +86,20 @@ export class DriftPointLog {
     const drift = this.drift[slot];
     // Most points carry no mark: skip the lookup then.
     const mark = this.marks.size === 0 ? undefined : this.marks.get(sequence);
-    if (mark !== undefined) this.marks.delete(sequence);
-    const type = mark?.type ?? 'klv-drift';
+    if (mark === undefined) {
+      this.ctx.measure(at, drift, this.withinLimit());
+      return;
+    }
+    this.marks.delete(sequence);
     const measured = !Number.isNaN(drift);
     this.ctx.point(at, {
-      message: mark?.message ?? this.withinLimitMessage(),
+      message: mark.message,
       value: measured ? drift : null,
       unit: measured ? 'ms' : null,
-      violation: type === 'klv-drift-excursion',
-      severity: type === 'klv-drift-excursion' ? 'error' : 'info',
+      violation: mark.type === 'klv-drift-excursion',
+      severity: mark.type === 'klv-drift-excursion' ? 'error' : 'info',
       citation: this.citation,
-      type,
+      type: mark.type,
     });
   }
 

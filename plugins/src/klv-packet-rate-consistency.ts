@@ -25,7 +25,7 @@
  *   once at its largest deviation; its other off-period intervals stay
  *   points (type 'klv-interval-off-rate') but not violations.
  */
-import { PTS_HZ, defineCheck, ptsDelta90kHz, type PointFinding, type PointPosition } from '@klvscope/core';
+import { PTS_HZ, defineCheck, ptsDelta90kHz, type PointFinding, type PointPosition, type PointSeries } from '@klvscope/core';
 import * as z from 'zod/mini';
 import { HeldPoints, type HeldPoint } from './klv-held-points.js';
 import { countOf, klvPacketLabel, klvPidLabel } from './klv-labels.js';
@@ -96,13 +96,17 @@ class PidRhythm {
   dropouts = 0;
   episodes = 0;
   intervals = 0;
-  private withinToleranceMessage = '';
+  private withinTolerance: PointSeries | null = null;
   constructor(readonly pid: number, readonly held: HeldPoints) {}
 
-  /** The message of an interval within the tolerance, made once (the clock is fixed by then): the interval is the point's value. */
-  intervalMessage(): string {
-    if (this.withinToleranceMessage === '') this.withinToleranceMessage = `${klvPidLabel(this.pid)}: interval since the previous packet by ${CLOCK_NAMES[this.clock ?? 'pts']}`;
-    return this.withinToleranceMessage;
+  /** The series of the intervals within the tolerance, made once (the clock is fixed by then): the interval is the point's value. */
+  intervalSeries(): PointSeries {
+    return (this.withinTolerance ??= {
+      message: `${klvPidLabel(this.pid)}: interval since the previous packet by ${CLOCK_NAMES[this.clock ?? 'pts']}`,
+      unit: 'ms',
+      citation: CITATION,
+      type: 'klv-interval',
+    });
   }
 }
 
@@ -161,6 +165,12 @@ export const klvPacketRateConsistency = defineCheck({
       if (r.episode) r.held.hold(at, finding);
       else ctx.point(at, finding);
     };
+    /** The same for a point of the PID's series: an interval within the tolerance. */
+    const emitInterval = (r: PidRhythm, at: PointPosition, intervalMs: number): void => {
+      const series = r.intervalSeries();
+      if (r.episode) r.held.hold(at, { ...series, value: intervalMs });
+      else ctx.measure(at, intervalMs, series);
+    };
     /** A point that measures nothing: in order with the intervals around it. */
     const note = (r: PidRhythm, at: PointPosition, finding: PointFinding): void => {
       if (r.warmUp.length > 0) r.warmUp.push({ at, finding });
@@ -198,9 +208,9 @@ export const klvPacketRateConsistency = defineCheck({
       const toleranceMs = rules.maxDeviationMs ?? (periodMs * rules.tolerancePercent) / 100;
       const dropout = deviationMs >= rules.dropoutPeriods * periodMs;
       if (!dropout && Math.abs(deviationMs) <= toleranceMs) {
-        // One period between neighbours says only what it measures (the interval is the point's value); an interval across untimed packets says which.
-        const message = m.packets === 1 ? r.intervalMessage() : describeInterval(r, m, expectedMs, periodMs);
-        emit(r, m.at, { message, value: m.intervalMs, unit: 'ms', citation: CITATION, type: 'klv-interval' });
+        // One period between neighbours says only what it measures (a point of the series); an interval across untimed packets says which.
+        if (m.packets === 1) emitInterval(r, m.at, m.intervalMs);
+        else emit(r, m.at, { message: describeInterval(r, m, expectedMs, periodMs), value: m.intervalMs, unit: 'ms', citation: CITATION, type: 'klv-interval' });
         return;
       }
       const base = describeInterval(r, m, expectedMs, periodMs);

@@ -21,7 +21,7 @@
  * the limit. To place the violation at the onset, points are held back by up
  * to `onsetLookbackSeconds` of stream time before they are emitted.
  */
-import { PTS_HZ, defineCheck, ptsDelta90kHz, type CheckContext } from '@klvscope/core';
+import { PTS_HZ, defineCheck, ptsDelta90kHz, type CheckContext, type PointSeries } from '@klvscope/core';
 import * as z from 'zod/mini';
 import { driftOnsetIndex } from './klv-drift-onset.js';
 import { DriftPointLog } from './klv-drift-log.js';
@@ -33,8 +33,8 @@ const CLOCK_TEXT: Record<StreamClock, string> = { pts: 'PTS', pcr: 'PCR time at 
 
 class DriftSeries {
   clock: StreamClock | null = null;
-  /** The message of a point within the limit, once the clock is known: the drift itself is the point's value. */
-  withinLimitMessage = '';
+  /** The series of the points within the limit, once the clock is known: the drift itself is the point's value. */
+  withinLimit: PointSeries;
   origin: { micros: number; stream: number } | null = null;
   /** The held points: every point not yet emitted, in order. */
   readonly log: DriftPointLog;
@@ -50,7 +50,9 @@ class DriftSeries {
     readonly standard: string,
     ctx: CheckContext<unknown>,
   ) {
-    this.log = new DriftPointLog(ctx, pid, `${timestampCitation(standard)}; MISB ST 1402 (PTS, PCR)`, () => this.withinLimitMessage);
+    const citation = `${timestampCitation(standard)}; MISB ST 1402 (PTS, PCR)`;
+    this.withinLimit = { message: '', unit: 'ms', citation, type: 'klv-drift' };
+    this.log = new DriftPointLog(ctx, pid, citation, () => this.withinLimit);
   }
 
   /** 'KLV PID 0x0102 packet 40: KLV time +3.333 ms against the PTS': the start of a violation's message. */
@@ -119,7 +121,7 @@ export const klvStreamVsKlvDrift = defineCheck({
         const s = series.get(obs.pid, obs.standard);
         if (s.clock === null) {
           s.clock = obs.pts90kHz !== null ? 'pts' : obs.t !== null ? 'pcr' : null;
-          if (s.clock !== null) s.withinLimitMessage = `${klvPidLabel(obs.pid)}: KLV time against the ${CLOCK_TEXT[s.clock]}`;
+          if (s.clock !== null) s.withinLimit = { ...s.withinLimit, message: `${klvPidLabel(obs.pid)}: KLV time against the ${CLOCK_TEXT[s.clock]}` };
         }
         const stream = s.clock === 'pts' ? obs.pts90kHz : s.clock === 'pcr' ? obs.t : null;
         if (s.clock === null || stream === null) {

@@ -12,7 +12,7 @@
  * - A leap forward beyond `maxStepMs`, measured from the latest time stamp so
  *   far (so the recovery after a reversal is not one), is a warning.
  */
-import { defineCheck } from '@klvscope/core';
+import { defineCheck, type PointSeries } from '@klvscope/core';
 import * as z from 'zod/mini';
 import { countOf, isoMicros, klvPacketLabel, klvPidLabel, timestampCitation } from './klv-labels.js';
 import { KlvSeriesMap } from './klv-series.js';
@@ -20,13 +20,13 @@ import { KlvSeriesMap } from './klv-series.js';
 class Series {
   previousMicros: number | null = null;
   latestMicros = 0;
-  /** The message of a step that breaks nothing: the step itself is the point's value. */
-  readonly stepMessage: string;
+  /** The series of the steps that break nothing: the step itself is the point's value. */
+  readonly steps: PointSeries;
   readonly citation: string;
 
   constructor(pid: number, standard: string) {
-    this.stepMessage = `${klvPidLabel(pid)}: ${standard} time stamp step since the previous packet`;
     this.citation = timestampCitation(standard);
+    this.steps = { message: `${klvPidLabel(pid)}: ${standard} time stamp step since the previous packet`, unit: 'ms', citation: this.citation, type: 'klv-timestamp-step' };
   }
 }
 
@@ -71,23 +71,16 @@ export const klvTimestampMonotonicity = defineCheck({
         const aheadMs = (micros - s.latestMicros) / 1000;
         s.previousMicros = micros;
         if (micros > s.latestMicros) s.latestMicros = micros;
-        let message = s.stepMessage;
-        let type = 'klv-timestamp-step';
-        let severity: 'warning' | 'error' | undefined;
+        let broken: { type: string; severity: 'warning' | 'error'; message: string } | null = null;
         if (stepMs < 0) {
-          type = 'klv-timestamp-reversal';
-          severity = 'error';
-          message = `${klvPacketLabel(obs.pid, obs.klvIndex)}: time stamp goes back ${(-stepMs).toFixed(3)} ms (${isoMicros(micros)})`;
+          broken = { type: 'klv-timestamp-reversal', severity: 'error', message: `${klvPacketLabel(obs.pid, obs.klvIndex)}: time stamp goes back ${(-stepMs).toFixed(3)} ms (${isoMicros(micros)})` };
         } else if (stepMs === 0 && !allowEqual) {
-          type = 'klv-timestamp-repeat';
-          severity = 'warning';
-          message = `${klvPacketLabel(obs.pid, obs.klvIndex)}: time stamp repeats the previous packet's (${isoMicros(micros)})`;
+          broken = { type: 'klv-timestamp-repeat', severity: 'warning', message: `${klvPacketLabel(obs.pid, obs.klvIndex)}: time stamp repeats the previous packet's (${isoMicros(micros)})` };
         } else if (maxStepMs !== null && aheadMs > maxStepMs) {
-          type = 'klv-timestamp-jump';
-          severity = 'warning';
-          message = `${klvPacketLabel(obs.pid, obs.klvIndex)}: time stamp leaps ${aheadMs.toFixed(3)} ms ahead, more than ${maxStepMs} ms`;
+          broken = { type: 'klv-timestamp-jump', severity: 'warning', message: `${klvPacketLabel(obs.pid, obs.klvIndex)}: time stamp leaps ${aheadMs.toFixed(3)} ms ahead, more than ${maxStepMs} ms` };
         }
-        ctx.point(obs, { message, value: stepMs, unit: 'ms', violation: severity !== undefined, severity, citation, type });
+        if (broken === null) ctx.measure(obs, stepMs, s.steps);
+        else ctx.point(obs, { ...broken, value: stepMs, unit: 'ms', violation: true, citation });
       },
       finish() {
         const klvPackets = ctx.observed('klv-packet');

@@ -3,7 +3,7 @@
  * section, a PES with a PTS), in stream time, and the point the interval
  * checks emit for it.
  */
-import type { CheckContext, PointPosition, Position } from '@klvscope/core';
+import type { CheckContext, PointPosition, PointSeries, Position } from '@klvscope/core';
 import { formatMs, PID_COUNT, roundMs, type StreamTime } from './mpegts-stream-time.js';
 
 /**
@@ -50,29 +50,26 @@ export class PidIntervals {
   }
 }
 
-export interface IntervalRule {
-  maxIntervalMs: number;
-  citation: string;
-  /** Stable point type, e.g. 'pat-interval'. */
-  type: string;
-}
-
 /**
  * One point for an interval ending at `at`: its length in ms (rounded to
- * the nanosecond), a violation above the rule's limit. `what` names the
- * series ('PAT', 'PTS on PID 0x0100'); it is the whole message of a point
- * that breaks nothing (cache it per series: see mpegts-labels.ts).
+ * the nanosecond), a violation above `maxIntervalMs`. The series (one per
+ * PID: mpegts-pid-series.ts) names what is timed ('PAT', 'PTS on PID
+ * 0x0100'): it is the whole message of a point that breaks nothing, and
+ * gives the citation and type.
  */
-export function intervalPoint(ctx: CheckContext, at: PointPosition, intervalMs: number, rule: IntervalRule, what: string): void {
+export function intervalPoint(ctx: CheckContext, at: PointPosition, intervalMs: number, maxIntervalMs: number, series: PointSeries): void {
   const ms = roundMs(intervalMs);
-  const violation = ms > rule.maxIntervalMs;
+  if (ms <= maxIntervalMs) {
+    ctx.measure(at, ms, series);
+    return;
+  }
   ctx.point(at, {
-    message: violation ? `${what} ${formatMs(ms)} after the previous one, more than ${formatMs(rule.maxIntervalMs)}` : what,
+    message: `${series.message} ${formatMs(ms)} after the previous one, more than ${formatMs(maxIntervalMs)}`,
     value: ms,
     unit: 'ms',
-    violation,
-    severity: violation ? 'error' : 'info',
-    citation: rule.citation,
-    type: rule.type,
+    violation: true,
+    severity: 'error',
+    citation: series.citation,
+    type: series.type,
   });
 }

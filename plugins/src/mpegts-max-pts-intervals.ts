@@ -12,7 +12,7 @@ import { defineCheck } from '@klvscope/core';
 import * as z from 'zod/mini';
 import { PTS_INTERVAL_CLAUSE } from './mpegts-clauses.js';
 import { PidIntervals, intervalPoint } from './mpegts-intervals.js';
-import { PidLabels } from './mpegts-labels.js';
+import { PidSeries } from './mpegts-pid-series.js';
 import { StreamTime } from './mpegts-stream-time.js';
 
 export const mpegtsMaxPtsIntervals = defineCheck({
@@ -30,8 +30,8 @@ export const mpegtsMaxPtsIntervals = defineCheck({
   create(ctx) {
     const time = new StreamTime();
     const withPts = new PidIntervals(time);
-    const labels = new PidLabels((pid) => `PTS on PID ${pid}`);
-    const rule = { maxIntervalMs: ctx.rules.maxIntervalMs, citation: PTS_INTERVAL_CLAUSE, type: 'pts-interval' };
+    const series = new PidSeries((pid) => `PTS on PID ${pid}`, { unit: 'ms', citation: PTS_INTERVAL_CLAUSE, type: 'pts-interval' });
+    const { maxIntervalMs } = ctx.rules;
     let measured = 0;
     return {
       pcr(pcr) {
@@ -43,7 +43,7 @@ export const mpegtsMaxPtsIntervals = defineCheck({
         const ms = withPts.next(pes.pid, pes);
         if (ms === null) return;
         measured++;
-        intervalPoint(ctx, pes, ms, rule, labels.get(pes.pid));
+        intervalPoint(ctx, pes, ms, maxIntervalMs, series.get(pes.pid));
       },
       finish() {
         if (withPts.size === 0) ctx.notApplicable('no PES with a PTS in the stream');

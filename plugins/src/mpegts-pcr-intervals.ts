@@ -12,7 +12,7 @@ import * as z from 'zod/mini';
 import { PCR_INTERVAL_CLAUSE } from './mpegts-clauses.js';
 import { intervalPoint } from './mpegts-intervals.js';
 import { PcrSteps } from './mpegts-pcr-steps.js';
-import { PidLabels } from './mpegts-labels.js';
+import { PidSeries } from './mpegts-pid-series.js';
 
 export const mpegtsPcrIntervals = defineCheck({
   id: 'mpegts-pcr-intervals',
@@ -28,15 +28,15 @@ export const mpegtsPcrIntervals = defineCheck({
   consumes: ['pcr'],
   create(ctx) {
     const steps = new PcrSteps();
-    const labels = new PidLabels((pid) => `PCR on PID ${pid}`);
-    const rule = { maxIntervalMs: ctx.rules.maxIntervalMs, citation: PCR_INTERVAL_CLAUSE, type: 'pcr-interval' };
+    const series = new PidSeries((pid) => `PCR on PID ${pid}`, { unit: 'ms', citation: PCR_INTERVAL_CLAUSE, type: 'pcr-interval' });
+    const { maxIntervalMs } = ctx.rules;
     let intervals = 0;
     return {
       pcr(pcr) {
         const step = steps.next(pcr);
         if (step === null) return;
         intervals++;
-        intervalPoint(ctx, pcr, step.arrivalMs, rule, labels.get(pcr.pid));
+        intervalPoint(ctx, pcr, step.arrivalMs, maxIntervalMs, series.get(pcr.pid));
       },
       finish() {
         if (steps.pidCount === 0) ctx.notApplicable('no PCR in the stream');

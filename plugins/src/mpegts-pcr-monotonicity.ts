@@ -14,7 +14,7 @@ import { defineCheck } from '@klvscope/core';
 import * as z from 'zod/mini';
 import { PCR_STEP_CLAUSE } from './mpegts-clauses.js';
 import { PcrSteps } from './mpegts-pcr-steps.js';
-import { PidLabels } from './mpegts-labels.js';
+import { PidSeries } from './mpegts-pid-series.js';
 import { formatMs, hexPid, roundMs } from './mpegts-stream-time.js';
 
 export const mpegtsPcrMonotonicity = defineCheck({
@@ -32,7 +32,7 @@ export const mpegtsPcrMonotonicity = defineCheck({
   consumes: ['pcr', 'discontinuity'],
   create(ctx) {
     const steps = new PcrSteps();
-    const labels = new PidLabels((pid) => `PCR on PID ${pid}: step`);
+    const series = new PidSeries((pid) => `PCR on PID ${pid}: step`, { unit: 'ms', citation: PCR_STEP_CLAUSE, type: 'pcr-step' });
     const { maxJumpMs } = ctx.rules;
     let measured = 0;
     return {
@@ -46,7 +46,11 @@ export const mpegtsPcrMonotonicity = defineCheck({
         const ms = roundMs(step.valueStepMs);
         const backward = ms < 0;
         const jump = ms > maxJumpMs;
-        const violation = (backward || jump) && !step.signalled;
+        if (!step.signalled && !backward && !jump) {
+          ctx.measure(pcr, ms, series.get(pcr.pid));
+          return;
+        }
+        const violation = !step.signalled;
         let message: string;
         let type: string;
         if (step.signalled) {
@@ -55,12 +59,9 @@ export const mpegtsPcrMonotonicity = defineCheck({
         } else if (backward) {
           message = `PCR on PID ${hexPid(pcr.pid)} goes back ${formatMs(-ms)} without discontinuity_indicator`;
           type = 'pcr-backward';
-        } else if (jump) {
+        } else {
           message = `PCR on PID ${hexPid(pcr.pid)} jumps ${formatMs(ms)} forward without discontinuity_indicator (limit ${formatMs(maxJumpMs)})`;
           type = 'pcr-jump';
-        } else {
-          message = labels.get(pcr.pid);
-          type = 'pcr-step';
         }
         ctx.point(pcr, { message, value: ms, unit: 'ms', violation, severity: violation ? 'error' : 'info', citation: PCR_STEP_CLAUSE, type });
       },

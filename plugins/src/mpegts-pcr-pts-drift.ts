@@ -20,7 +20,7 @@
 import { PCR_HZ, defineCheck, ptsMinusPcr90kHz, PTS_HZ } from '@klvscope/core';
 import * as z from 'zod/mini';
 import { DECODER_DELAY_CLAUSE } from './mpegts-clauses.js';
-import { PidLabels } from './mpegts-labels.js';
+import { PidSeries } from './mpegts-pid-series.js';
 import { formatMs, hexPid, NULL_PID, PID_COUNT, roundMs } from './mpegts-stream-time.js';
 
 export const mpegtsPcrPtsDrift = defineCheck({
@@ -41,7 +41,7 @@ export const mpegtsPcrPtsDrift = defineCheck({
   consumes: ['pmt', 'pcr', 'pes'],
   create(ctx) {
     const { minDelayMs, maxDelayMs } = ctx.rules;
-    const labels = new PidLabels((pid) => `PES on PID ${pid}: PTS - PCR`);
+    const series = new PidSeries((pid) => `PES on PID ${pid}: PTS - PCR`, { unit: 'ms', citation: DECODER_DELAY_CLAUSE, type: 'decoder-delay' });
     // By PID in arrays, not Maps: looked up for every PES and PCR.
     /** The PCR PID of each elementary stream PID, from the PMTs; -1 when none. */
     const pcrPidOf = new Int16Array(PID_COUNT).fill(-1);
@@ -68,19 +68,20 @@ export const mpegtsPcrPtsDrift = defineCheck({
         const pcrAtPes27MHz = lastPcr27MHz[pcrPid] + (pes.t - lastPcrT[pcrPid]) * PCR_HZ;
         const delayMs = roundMs((ptsMinusPcr90kHz(pes.pts90kHz, pcrAtPes27MHz) / PTS_HZ) * 1000);
         const early = delayMs < minDelayMs;
-        const late = delayMs > maxDelayMs;
+        if (!early && delayMs <= maxDelayMs) {
+          ctx.measure(pes, delayMs, series.get(pes.pid));
+          return;
+        }
         ctx.point(pes, {
           message: early
             ? `PES on PID ${hexPid(pes.pid)}: PTS - PCR = ${formatMs(delayMs)}, below ${formatMs(minDelayMs)}: the PTS is past when the PES arrives`
-            : late
-              ? `PES on PID ${hexPid(pes.pid)}: PTS - PCR = ${formatMs(delayMs)}, above ${formatMs(maxDelayMs)}: longer than data may wait in the decoder`
-              : labels.get(pes.pid),
+            : `PES on PID ${hexPid(pes.pid)}: PTS - PCR = ${formatMs(delayMs)}, above ${formatMs(maxDelayMs)}: longer than data may wait in the decoder`,
           value: delayMs,
           unit: 'ms',
-          violation: early || late,
-          severity: early || late ? 'error' : 'info',
+          violation: true,
+          severity: 'error',
           citation: DECODER_DELAY_CLAUSE,
-          type: early ? 'pts-before-pcr' : late ? 'pts-too-late' : 'decoder-delay',
+          type: early ? 'pts-before-pcr' : 'pts-too-late',
         });
       },
       finish() {

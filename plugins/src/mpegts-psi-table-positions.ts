@@ -11,7 +11,7 @@
  */
 import { defineCheck } from '@klvscope/core';
 import { PidIntervals } from './mpegts-intervals.js';
-import { PidLabels } from './mpegts-labels.js';
+import { PidSeries } from './mpegts-pid-series.js';
 import { StreamTime, roundMs } from './mpegts-stream-time.js';
 
 /** ISO/IEC 13818-1: the PAT (2.4.4.3) and the PMT (2.4.4.8). */
@@ -28,7 +28,10 @@ export const mpegtsPsiTablePositions = defineCheck({
     const time = new StreamTime();
     // Keyed by PID: PID 0x0000 carries the PAT, each PMT PID its PMT sections.
     const sections = new PidIntervals(time);
-    const labels = { PAT: new PidLabels((pid) => `PAT section on PID ${pid}`), PMT: new PidLabels((pid) => `PMT section on PID ${pid}`) };
+    const series = {
+      PAT: new PidSeries((pid) => `PAT section on PID ${pid}`, { unit: 'ms', citation: CLAUSE.PAT, type: 'PAT' }),
+      PMT: new PidSeries((pid) => `PMT section on PID ${pid}`, { unit: 'ms', citation: CLAUSE.PMT, type: 'PMT' }),
+    };
     let count = 0;
     return {
       pcr(pcr) {
@@ -41,13 +44,16 @@ export const mpegtsPsiTablePositions = defineCheck({
         count++;
         const first = !sections.has(section.pid);
         const ms = sections.next(section.pid, section);
-        const value = ms === null ? null : roundMs(ms);
-        const label = labels[table].get(section.pid);
+        const pidSeries = series[table].get(section.pid);
+        if (ms !== null) {
+          ctx.measure(section, roundMs(ms), pidSeries);
+          return;
+        }
         ctx.point(section, {
-          message: value !== null ? label : first ? `${label}, the first` : `${label}, not timed`,
-          value,
+          message: first ? `${pidSeries.message}, the first` : `${pidSeries.message}, not timed`,
+          value: null,
           unit: 'ms',
-          citation: CLAUSE[table],
+          citation: pidSeries.citation,
           type: table,
         });
       },

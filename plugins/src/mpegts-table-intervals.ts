@@ -10,7 +10,7 @@
 import { defineCheck } from '@klvscope/core';
 import * as z from 'zod/mini';
 import { PidIntervals, intervalPoint } from './mpegts-intervals.js';
-import { PidLabels } from './mpegts-labels.js';
+import { PidSeries } from './mpegts-pid-series.js';
 import { StreamTime } from './mpegts-stream-time.js';
 
 export interface TableIntervalsSpec {
@@ -41,8 +41,8 @@ export function defineTableIntervalsCheck(spec: TableIntervalsSpec) {
     create(ctx) {
       const time = new StreamTime();
       const sections = new PidIntervals(time);
-      const labels = new PidLabels((_text, pid) => spec.what(pid));
-      const rule = { maxIntervalMs: ctx.rules.maxIntervalMs, citation: spec.citation, type: spec.type };
+      const series = new PidSeries((_text, pid) => spec.what(pid), { unit: 'ms', citation: spec.citation, type: spec.type });
+      const { maxIntervalMs } = ctx.rules;
       let measured = 0;
       return {
         pcr(pcr) {
@@ -54,7 +54,7 @@ export function defineTableIntervalsCheck(spec: TableIntervalsSpec) {
           const ms = sections.next(section.pid, section);
           if (ms === null) return;
           measured++;
-          intervalPoint(ctx, section, ms, rule, labels.get(section.pid));
+          intervalPoint(ctx, section, ms, maxIntervalMs, series.get(section.pid));
         },
         finish() {
           if (sections.size === 0) ctx.notApplicable(`no ${spec.table} section in the stream`);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { CheckContext, Point, PointFinding, PointPosition } from '@klvscope/core';
+import type { CheckContext, Point, PointFinding, PointPosition, PointSeries } from '@klvscope/core';
 import { DriftPointLog } from '../src/klv-drift-log.js';
 
 /** A context that only records the points. */
@@ -8,6 +8,7 @@ function recordingContext(points: Array<PointPosition & PointFinding>): CheckCon
     checkId: 'test',
     rules: {},
     point: (at, finding) => points.push({ ...at, ...finding }),
+    measure: (at, value, series) => points.push({ ...at, ...series, value, violation: false, severity: 'info' }),
     notApplicable: () => undefined,
     setVerdict: () => undefined,
     observed: () => 0,
@@ -17,7 +18,8 @@ function recordingContext(points: Array<PointPosition & PointFinding>): CheckCon
 describe('DriftPointLog', () => {
   it('emits held points in order, with their numbers and marks, across growth and compaction', () => {
     const points: Array<PointPosition & PointFinding> = [];
-    const log = new DriftPointLog(recordingContext(points), 0x102, 'a citation', () => 'the series label');
+    const series: PointSeries = { message: 'the series label', unit: 'ms', citation: 'a citation', type: 'klv-drift' };
+    const log = new DriftPointLog(recordingContext(points), 0x102, 'a citation', () => series);
     // 5000 points released 700 behind: the columns grow past 256 slots, then reuse released ones.
     for (let k = 0; k < 5000; k++) {
       const sequence = log.hold({ t: k === 3 ? null : k / 30, offset: k * 188, packetIndex: k, pid: 0x102 }, k / 30, k % 7, k);
@@ -38,7 +40,7 @@ describe('DriftPointLog', () => {
 
   it('gives a point that measures nothing no value and no unit', () => {
     const points: Point[] = [];
-    const log = new DriftPointLog(recordingContext(points), 0x102, 'c', () => 'label');
+    const log = new DriftPointLog(recordingContext(points), 0x102, 'c', () => ({ message: 'label', unit: 'ms', citation: 'c', type: 'klv-drift' }));
     const sequence = log.hold({ t: null, offset: 0, packetIndex: 0, pid: 0x102 }, NaN, NaN, 0);
     log.mark(sequence, 'klv-drift-unmeasured', 'not measured');
     log.releaseAll();

@@ -33,6 +33,20 @@ export interface PointFinding {
   type?: string;
 }
 
+/**
+ * What a series of routine points share: the points a check emits for every
+ * PCR, section, PES or KLV packet that break nothing, and differ only in
+ * their position and value (`ctx.measure`). Made once per series (per PID,
+ * say), not once per point.
+ */
+export interface PointSeries {
+  readonly message: string;
+  /** Unit of the values; null or absent when unitless. */
+  readonly unit?: string | null;
+  readonly citation?: string | null;
+  readonly type?: string;
+}
+
 export interface Point extends PointPosition {
   readonly value: number | null;
   readonly unit: string | null;
@@ -50,8 +64,18 @@ export interface Point extends PointPosition {
  */
 export function findingValue(finding: PointFinding): number | null {
   const value = finding.value ?? null;
-  if (value !== null && !Number.isFinite(value)) throw new TypeError(`point value must be a finite number or null, got ${value}`);
+  return value === null ? null : measuredValue(value);
+}
+
+/** A value a point measures: a finite number (see findingValue). */
+export function measuredValue(value: number): number {
+  if (!Number.isFinite(value)) throw new TypeError(`point value must be a finite number or null, got ${value}`);
   return value;
+}
+
+/** The finding of a point of a series: a value that breaks nothing. */
+export function seriesFinding(series: PointSeries, value: number): PointFinding {
+  return { message: series.message, value, unit: series.unit ?? null, violation: false, severity: 'info', citation: series.citation ?? null, type: series.type };
 }
 
 /** A finding's severity: as given, else 'error' for a violation and 'info' otherwise. */

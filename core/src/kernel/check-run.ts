@@ -2,7 +2,17 @@
  * One check's run over one source: its context, its handlers, its points and
  * its summary. Built and driven by a CheckSession.
  */
-import { type Point, type PointFinding, type PointPosition, findingSeverity, findingValue, makePoint } from './check-point.js';
+import {
+  type Point,
+  type PointFinding,
+  type PointPosition,
+  type PointSeries,
+  findingSeverity,
+  findingValue,
+  makePoint,
+  measuredValue,
+  seriesFinding,
+} from './check-point.js';
 import { type CheckSummary, SummaryAccumulator, type Verdict, type VerdictOverride } from './check-summary.js';
 import type { AnyCheck, CheckContext, CheckHandlers } from './define-check.js';
 import type { ObservationKind } from './observations.js';
@@ -69,7 +79,7 @@ export class CheckRun {
     private readonly policy: PointPolicy,
     observed: (kind: ObservationKind) => number,
   ) {
-    // Two closures rather than one test per point: the one called stays small for the JIT.
+    // Two closures each rather than one test per point: the one called stays small for the JIT.
     const countOnly = !policy.keepPoints && policy.pointSinks.length === 0;
     this.context = Object.freeze({
       checkId: check.id,
@@ -77,6 +87,9 @@ export class CheckRun {
       point: countOnly
         ? (_at: PointPosition, finding: PointFinding): void => this.countPoint(finding)
         : (at: PointPosition, finding: PointFinding): void => this.addPoint(at, finding),
+      measure: countOnly
+        ? (_at: PointPosition, value: number, series: PointSeries): void => this.countMeasure(value, series)
+        : (at: PointPosition, value: number, series: PointSeries): void => this.addPoint(at, seriesFinding(series, value)),
       notApplicable: (reason: string): void => this.setVerdict('not-applicable', reason),
       setVerdict: (verdict: Verdict, reason: string): void => this.setVerdict(verdict, reason),
       observed,
@@ -140,6 +153,12 @@ export class CheckRun {
   private countPoint(finding: PointFinding): void {
     if (this.closed) return;
     this.accumulator.add(findingValue(finding), finding.unit ?? null, finding.violation === true, findingSeverity(finding));
+  }
+
+  /** A point of a series nobody reads: its value counted, no finding made. */
+  private countMeasure(value: number, series: PointSeries): void {
+    if (this.closed) return;
+    this.accumulator.addMeasure(measuredValue(value), series.unit ?? null);
   }
 
   private addPoint(at: PointPosition, finding: PointFinding): void {

@@ -45,6 +45,12 @@ export class SummaryAccumulator {
   private sum = 0;
   private unit: string | null = null;
 
+  /** Counts a point that breaks nothing and carries a value (a point of a series). */
+  addMeasure(value: number, unit: string | null): void {
+    this.points++;
+    this.addValue(value, unit);
+  }
+
   /** Counts one point, given by its parts (so that a point nobody reads need not be made). */
   add(value: number | null, unit: string | null, violation: boolean, severity: Severity): void {
     this.points++;
@@ -53,13 +59,15 @@ export class SummaryAccumulator {
       else if (severity === 'warning') this.warning++;
       else this.info++;
     }
-    if (value !== null) {
-      if (this.valueCount === 0) this.unit = unit;
-      this.valueCount++;
-      this.sum += value;
-      if (value < this.min) this.min = value;
-      if (value > this.max) this.max = value;
-    }
+    if (value !== null) this.addValue(value, unit);
+  }
+
+  private addValue(value: number, unit: string | null): void {
+    if (this.valueCount === 0) this.unit = unit;
+    this.valueCount++;
+    this.sum += value;
+    if (value < this.min) this.min = value;
+    if (value > this.max) this.max = value;
   }
 
   /**

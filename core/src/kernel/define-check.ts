@@ -6,7 +6,7 @@
  */
 import * as z from 'zod/mini';
 import type { $ZodIssue, $ZodType, ParseContext, output, util } from 'zod/v4/core';
-import type { PointFinding, PointPosition } from './check-point.js';
+import type { PointFinding, PointPosition, PointSeries } from './check-point.js';
 import type { Verdict } from './check-summary.js';
 import { rulesDefaultsProblems } from './check-rules.js';
 import { CoreError } from './core-error.js';
@@ -34,6 +34,13 @@ export interface CheckContext<R = unknown> {
   readonly rules: R;
   /** Emits a point at a position (an observation will do: only its position fields are read). */
   point(at: PointPosition, finding: PointFinding): void;
+  /**
+   * Emits a point of a series (see PointSeries): `value` at a position, not
+   * a violation, severity info, the rest from `series`. The same point as
+   * `point` with that finding, at less cost: meant for the point a check
+   * emits for every PCR, PES or packet.
+   */
+  measure(at: PointPosition, value: number, series: PointSeries): void;
   /** Declares the check not applicable to this source (e.g. no KLV stream); the last reason given wins. */
   notApplicable(reason: string): void;
   /** Overrides the verdict computed from the points (meant for `finish`). */
