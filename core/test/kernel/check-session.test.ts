@@ -378,6 +378,31 @@ describe('CheckSession', () => {
       expect(session.finish().checks[0].status).to.equal('failed');
     });
 
+    it('makes a point of a series (measure) the same point as point with that finding, kept, streamed or counted', () => {
+      const series = { message: 'PCR on PID 0x0100', unit: 'ms', citation: 'TR 101 290 2.3a', type: 'pcr-interval' };
+      const viaPoint = defineCheck({ id: 'via-point', version: '1.0.0', title: 'point', consumes: ['pcr'], create: (ctx) => ({ pcr: (o) => ctx.point(o, { ...series, value: o.pcr27MHz / 27_000 }) }) });
+      const viaMeasure = defineCheck({ id: 'via-measure', version: '1.0.0', title: 'measure', consumes: ['pcr'], create: (ctx) => ({ pcr: (o) => ctx.measure(o, o.pcr27MHz / 27_000, series) }) });
+      const run = (keepPoints: boolean) => {
+        const streamed: Point[] = [];
+        const session = new CheckSession([viaPoint, viaMeasure], { keepPoints, pointSinks: keepPoints ? [(p) => streamed.push(p)] : [] });
+        for (const [i, ticks] of [27_000, 81_000].entries()) session.observe({ ...pcr(ticks, i * 188), t: i });
+        return { checks: session.finish().checks, streamed };
+      };
+      const kept = run(true);
+      const [byPoint, byMeasure] = kept.checks;
+      expect(byMeasure.points).to.deep.equal(byPoint.points);
+      expect(byMeasure.points[1]).to.deep.equal({ t: 1, offset: 188, packetIndex: 1, pid: 0x100, value: 3, unit: 'ms', violation: false, severity: 'info', message: 'PCR on PID 0x0100', citation: 'TR 101 290 2.3a', type: 'pcr-interval' });
+      expect(kept.streamed).to.have.length(4);
+      const counted = run(false).checks;
+      expect(counted[1].points).to.deep.equal([]);
+      expect(counted[1].summary).to.deep.equal(byPoint.summary);
+      expect(byPoint.summary).to.include({ points: 2, violations: 0 });
+      const nan = defineCheck({ id: 'nan', version: '1.0.0', title: 'nan', consumes: ['pcr'], create: (ctx) => ({ pcr: (o) => ctx.measure(o, Number.NaN, series) }) });
+      const session = new CheckSession([nan], { keepPoints: false });
+      session.observe(pcr(0, 0));
+      expect(session.finish().checks[0].status).to.equal('failed');
+    });
+
     it('lets a throwing point sink abort the run instead of blaming the check', () => {
       const diskFull = new Error('disk full');
       const session = new CheckSession([pcrIntervals], {
