@@ -23,14 +23,15 @@ export class RollingMedian {
 
   push(value: number): void {
     const sorted = this.sorted;
-    // A regular stream repeats its interval exactly (3003 PTS ticks at 29.97 Hz): a value replacing an
-    // equal one leaves the sorted copy as it is.
-    if (this.count === this.capacity && this.ring[this.next] === value) {
-      this.next = (this.next + 1) % this.capacity;
-      return;
-    }
     if (this.count === this.capacity) {
-      const at = lowerBound(sorted, this.count, this.ring[this.next]);
+      const oldest = this.ring[this.next];
+      // A regular stream repeats its interval exactly (3003 PTS ticks at 29.97 Hz): a value replacing an
+      // equal one leaves the sorted copy as it is.
+      if (oldest === value) {
+        this.next = (this.next + 1) % this.capacity;
+        return;
+      }
+      const at = lowerBound(sorted, this.count, oldest);
       sorted.copyWithin(at, at + 1, this.count);
       this.count--;
     }

@@ -21,12 +21,12 @@ class Series {
   previousMicros: number | null = null;
   latestMicros = 0;
   /** The series of the steps that break nothing: the step itself is the point's value. */
-  readonly steps: PointSeries;
+  readonly stepSeries: PointSeries;
   readonly citation: string;
 
   constructor(pid: number, standard: string) {
     this.citation = timestampCitation(standard);
-    this.steps = { message: `${klvPidLabel(pid)}: ${standard} time stamp step since the previous packet`, unit: 'ms', citation: this.citation, type: 'klv-timestamp-step' };
+    this.stepSeries = { message: `${klvPidLabel(pid)}: ${standard} time stamp step since the previous packet`, unit: 'ms', citation: this.citation, type: 'klv-timestamp-step' };
   }
 }
 
@@ -79,7 +79,7 @@ export const klvTimestampMonotonicity = defineCheck({
         } else if (maxStepMs !== null && aheadMs > maxStepMs) {
           broken = { type: 'klv-timestamp-jump', severity: 'warning', message: `${klvPacketLabel(obs.pid, obs.klvIndex)}: time stamp leaps ${aheadMs.toFixed(3)} ms ahead, more than ${maxStepMs} ms` };
         }
-        if (broken === null) ctx.measure(obs, stepMs, s.steps);
+        if (broken === null) ctx.measure(obs, stepMs, s.stepSeries);
         else ctx.point(obs, { ...broken, value: stepMs, unit: 'ms', violation: true, citation });
       },
       finish() {

@@ -9,7 +9,7 @@ import type { PointSeries } from '@klvscope/core';
 import { hexPid, PID_COUNT } from './mpegts-stream-time.js';
 
 /** What every series of a check shares: all but the message, which names the PID. */
-export interface SeriesFields {
+interface SeriesFields {
   readonly unit: string | null;
   readonly citation: string;
   readonly type: string;

@@ -50,6 +50,16 @@ describe('klv-packet-rate-consistency', function () {
       expect(result.points.find((p) => p.packetIndex === 4000)?.message).to.match(/; part of the jitter reported at packet 41$/);
       // Held back while the episode was open, the points still come out in stream order.
       expect(result.points.map((p) => p.packetIndex)).to.deep.equal(Array.from({ length: 59 }, (_, i) => (i + 1) * 100));
+      // An interval within the tolerance, held while the episode was open, is still the PID's plain interval point.
+      expect(result.points.find((p) => p.packetIndex === 4300)).to.deep.include({
+        type: 'klv-interval',
+        violation: false,
+        severity: 'info',
+        unit: 'ms',
+        message: 'KLV PID 0x0102: interval since the previous packet by PTS',
+        citation: 'MISB ST 1402 (KLV carriage and timing); no MISB standard fixes a KLV rate: klvscope tolerance',
+      });
+      expect(result.points.find((p) => p.packetIndex === 4300)?.value).to.be.closeTo(29.333, 0.001);
       expect(result.summary.verdict).to.equal('warn');
     });
 

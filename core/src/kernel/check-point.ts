@@ -40,10 +40,13 @@ export interface PointFinding {
  * say), not once per point.
  */
 export interface PointSeries {
+  /** The message of every point of the series (the value says the rest). */
   readonly message: string;
   /** Unit of the values; null or absent when unitless. */
   readonly unit?: string | null;
+  /** As in PointFinding. */
   readonly citation?: string | null;
+  /** As in PointFinding. */
   readonly type?: string;
 }
 
@@ -64,18 +67,27 @@ export interface Point extends PointPosition {
  */
 export function findingValue(finding: PointFinding): number | null {
   const value = finding.value ?? null;
-  return value === null ? null : measuredValue(value);
+  if (value !== null && !Number.isFinite(value)) throw new TypeError(`point value must be a finite number or null, got ${value}`);
+  return value;
 }
 
-/** A value a point measures: a finite number (see findingValue). */
+/** The value of a point of a series (`ctx.measure`): a finite number, never null (see findingValue). */
 export function measuredValue(value: number): number {
-  if (!Number.isFinite(value)) throw new TypeError(`point value must be a finite number or null, got ${value}`);
+  if (!Number.isFinite(value)) throw new TypeError(`measured value must be a finite number, got ${value}`);
   return value;
 }
 
 /** The finding of a point of a series: a value that breaks nothing. */
 export function seriesFinding(series: PointSeries, value: number): PointFinding {
-  return { message: series.message, value, unit: series.unit ?? null, violation: false, severity: 'info', citation: series.citation ?? null, type: series.type };
+  return {
+    message: series.message,
+    value: measuredValue(value),
+    unit: series.unit ?? null,
+    violation: false,
+    severity: 'info',
+    citation: series.citation ?? null,
+    type: series.type,
+  };
 }
 
 /** A finding's severity: as given, else 'error' for a violation and 'info' otherwise. */

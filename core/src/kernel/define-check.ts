@@ -35,10 +35,11 @@ export interface CheckContext<R = unknown> {
   /** Emits a point at a position (an observation will do: only its position fields are read). */
   point(at: PointPosition, finding: PointFinding): void;
   /**
-   * Emits a point of a series (see PointSeries): `value` at a position, not
-   * a violation, severity info, the rest from `series`. The same point as
-   * `point` with that finding, at less cost: meant for the point a check
-   * emits for every PCR, PES or packet.
+   * Emits a point of a series (see PointSeries): `value` (a finite number)
+   * at a position, not a violation, severity info, the rest from `series`.
+   * The same point as `point` with that finding; it costs less when the
+   * points are only counted (no finding is made): meant for the point a
+   * check emits for every PCR, PES or packet.
    */
   measure(at: PointPosition, value: number, series: PointSeries): void;
   /** Declares the check not applicable to this source (e.g. no KLV stream); the last reason given wins. */

@@ -383,8 +383,9 @@ describe('CheckSession', () => {
       const viaPoint = defineCheck({ id: 'via-point', version: '1.0.0', title: 'point', consumes: ['pcr'], create: (ctx) => ({ pcr: (o) => ctx.point(o, { ...series, value: o.pcr27MHz / 27_000 }) }) });
       const viaMeasure = defineCheck({ id: 'via-measure', version: '1.0.0', title: 'measure', consumes: ['pcr'], create: (ctx) => ({ pcr: (o) => ctx.measure(o, o.pcr27MHz / 27_000, series) }) });
       const run = (keepPoints: boolean) => {
-        const streamed: Point[] = [];
-        const session = new CheckSession([viaPoint, viaMeasure], { keepPoints, pointSinks: keepPoints ? [(p) => streamed.push(p)] : [] });
+        const streamed = new Map<string, Point[]>();
+        const sink = (point: Point, checkId: string) => streamed.set(checkId, [...(streamed.get(checkId) ?? []), point]);
+        const session = new CheckSession([viaPoint, viaMeasure], { keepPoints, pointSinks: keepPoints ? [sink] : [] });
         for (const [i, ticks] of [27_000, 81_000].entries()) session.observe({ ...pcr(ticks, i * 188), t: i });
         return { checks: session.finish().checks, streamed };
       };
@@ -392,15 +393,21 @@ describe('CheckSession', () => {
       const [byPoint, byMeasure] = kept.checks;
       expect(byMeasure.points).to.deep.equal(byPoint.points);
       expect(byMeasure.points[1]).to.deep.equal({ t: 1, offset: 188, packetIndex: 1, pid: 0x100, value: 3, unit: 'ms', violation: false, severity: 'info', message: 'PCR on PID 0x0100', citation: 'TR 101 290 2.3a', type: 'pcr-interval' });
-      expect(kept.streamed).to.have.length(4);
+      expect(kept.streamed.get('via-measure')).to.deep.equal(byPoint.points);
+      expect(kept.streamed.get('via-point')).to.deep.equal(byPoint.points);
       const counted = run(false).checks;
       expect(counted[1].points).to.deep.equal([]);
       expect(counted[1].summary).to.deep.equal(byPoint.summary);
       expect(byPoint.summary).to.include({ points: 2, violations: 0 });
-      const nan = defineCheck({ id: 'nan', version: '1.0.0', title: 'nan', consumes: ['pcr'], create: (ctx) => ({ pcr: (o) => ctx.measure(o, Number.NaN, series) }) });
-      const session = new CheckSession([nan], { keepPoints: false });
-      session.observe(pcr(0, 0));
-      expect(session.finish().checks[0].status).to.equal('failed');
+      // A value that is not a finite number fails the check whether the points are kept or only counted.
+      for (const keepPoints of [true, false]) {
+        const nan = defineCheck({ id: 'nan', version: '1.0.0', title: 'nan', consumes: ['pcr'], create: (ctx) => ({ pcr: (o) => ctx.measure(o, Number.NaN, series) }) });
+        const session = new CheckSession([nan], { keepPoints });
+        session.observe(pcr(0, 0));
+        const [result] = session.finish().checks;
+        expect(result.status).to.equal('failed');
+        expect(result.error?.message).to.match(/measured value must be a finite number, got NaN$/);
+      }
     });
 
     it('lets a throwing point sink abort the run instead of blaming the check', () => {
