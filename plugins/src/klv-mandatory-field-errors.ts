@@ -29,6 +29,9 @@ export const klvMandatoryFieldErrors = defineCheck({
       const byStandard = ST0601_MANDATORY_TAGS.includes(tag);
       return { tag, text: `mandatory item ${tag} (${name}) missing`, citation: byStandard ? `MISB ST 0601 item ${tag} (mandatory)` : `rules: mandatoryTags (ST 0601 item ${tag})` };
     });
+    // Items 1, 2 and 65 show in a packet's own fields (checksum, time stamp, version) when present and decodable:
+    // with no other tag required, a packet that has all three needs no look at its items.
+    const standardTagsOnly = tags.every((tag) => ST0601_MANDATORY_TAGS.includes(tag));
     let packets = 0;
     /** The number of the last packet carrying each tag the rules may name. */
     const lastCarriedIn = new Float64Array(ST0601_MAX_TAG + 1);
@@ -36,6 +39,7 @@ export const klvMandatoryFieldErrors = defineCheck({
       'metadata-packet'(obs) {
         if (obs.standard !== 'MISB ST 0601') return;
         packets++;
+        if (standardTagsOnly && obs.checksum?.present === true && obs.timestampMicros !== null && obs.version !== null) return;
         // One indexed pass over the items, then one look per wanted tag: this runs for every packet.
         const items = obs.items;
         for (let i = 0; i < items.length; i++) {

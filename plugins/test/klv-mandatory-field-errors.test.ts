@@ -23,6 +23,13 @@ describe('klv-mandatory-field-errors', function () {
       ]);
     });
 
+    it('does not take an item that is there but undecodable for a missing one', async () => {
+      // Item 2 of 3 bytes: the packet has no time stamp, but it carries the item.
+      const { result, violations } = await runOnObservations(check, handMadeKlv([{ packetIndex: 10, bytes: rawSt0601Bytes([[2, Uint8Array.of(1, 2, 3)], [65, Uint8Array.of(17)]]) }]));
+      expect(result.summary.observations).to.be.greaterThan(0);
+      expect(violations).to.deep.equal([]);
+    });
+
     it('enforces the tags a profile adds, citing the rules', async () => {
       const packets = handMadeKlv([{ packetIndex: 10 }, { packetIndex: 20, items: [{ tag: 13, value: 36.5 }] }]);
       const { violations } = await runOnObservations(check, packets, { mandatoryTags: [1, 2, 65, 13] });

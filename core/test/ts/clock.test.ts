@@ -40,4 +40,16 @@ describe('system clock arithmetic', () => {
   it('gives the decoder delay PTS - PCR in 90 kHz ticks across the wrap', () => {
     expect(ptsMinusPcr90kHz(9000, (PTS_MODULUS - 9000) * 300)).to.equal(18000);
   });
+
+  it('reduces differences of values beyond the modulus as well (they are no valid clock values, but stay defined)', () => {
+    expect(ptsDelta90kHz(0, 3 * PTS_MODULUS + 5)).to.equal(5);
+    expect(ptsDelta90kHz(3 * PTS_MODULUS + 5, 0)).to.equal(-5);
+    expect(pcrDelta27MHz(0, -2 * PCR_MODULUS - 7)).to.equal(-7);
+  });
+
+  it('takes the PCR extension of a PCR between ticks (a PCR interpolated at a PES)', () => {
+    // 50 base ticks and 299.5 of 300: the PCR is 50.998 33 ticks of 90 kHz.
+    expect(ptsMinusPcr90kHz(100, 50 * 300 + 299.5)).to.be.closeTo(100 - (50 * 300 + 299.5) / 300, 1e-12);
+    expect(ptsMinusPcr90kHz(100, 50 * 300 + 299.5)).to.equal(100 - 50 - 299.5 / 300);
+  });
 });
