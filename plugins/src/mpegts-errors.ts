@@ -31,7 +31,7 @@
  * the packet that ends them; a gap running to the end of the data is
  * reported at the end.
  */
-import { defineCheck, type Position, type PointPosition, type TsErrorObservation } from '@klvscope/core';
+import { NULL_PID, defineCheck, type Position, type PointPosition, type TsErrorObservation } from '@klvscope/core';
 import * as z from 'zod/mini';
 import { tr101290, tsErrorCitation } from './mpegts-clauses.js';
 import type { Tr101290IndicatorType } from './mpegts-error-types.js';
@@ -39,7 +39,7 @@ import { PidIntervals } from './mpegts-intervals.js';
 import { PcrAccuracy } from './mpegts-pcr-accuracy.js';
 import { PcrSteps } from './mpegts-pcr-steps.js';
 import { PresenceWatch, type EndFinding } from './mpegts-presence.js';
-import { NULL_PID, StreamTime, formatMs, hexPid, roundMs } from './mpegts-stream-time.js';
+import { StreamTime, formatMs, hexPid, roundMs } from './mpegts-stream-time.js';
 
 /** The start of the data: where the PAT is first expected. */
 const START_OF_DATA: Position = { offset: 0, packetIndex: 0, t: null };

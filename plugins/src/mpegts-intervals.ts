@@ -3,8 +3,8 @@
  * section, a PES with a PTS), in stream time, and the point the interval
  * checks emit for it.
  */
-import type { CheckContext, PointPosition, PointSeries, Position } from '@klvscope/core';
-import { formatMs, PID_COUNT, roundMs, type StreamTime } from './mpegts-stream-time.js';
+import { PID_COUNT, type CheckContext, type PointPosition, type PointSeries, type Position } from '@klvscope/core';
+import { formatMs, roundMs, type StreamTime } from './mpegts-stream-time.js';
 
 /**
  * The interval since the previous occurrence on each PID. The previous

@@ -17,11 +17,11 @@
  * 2.4.2) lets data stay in the buffers at most 1 s, which MISB ST 1402
  * also sets for metadata.
  */
-import { PCR_HZ, defineCheck, ptsMinusPcr90kHz, PTS_HZ } from '@klvscope/core';
+import { NULL_PID, PCR_HZ, PID_COUNT, defineCheck, ptsMinusPcr90kHz, PTS_HZ } from '@klvscope/core';
 import * as z from 'zod/mini';
 import { DECODER_DELAY_CLAUSE } from './mpegts-clauses.js';
 import { PidSeries } from './mpegts-pid-series.js';
-import { formatMs, hexPid, NULL_PID, PID_COUNT, roundMs } from './mpegts-stream-time.js';
+import { formatMs, hexPid, roundMs } from './mpegts-stream-time.js';
 
 export const mpegtsPcrPtsDrift = defineCheck({
   id: 'mpegts-pcr-pts-drift',

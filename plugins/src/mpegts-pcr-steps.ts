@@ -4,8 +4,7 @@
  * ISO/IEC 13818-1 2.7.2 and TR 101 290 2.3a judge). Shared by the PCR
  * checks so that they agree on what a step is.
  */
-import { PCR_HZ, pcrDelta27MHz, type DiscontinuityObservation, type PcrObservation } from '@klvscope/core';
-import { PID_COUNT } from './mpegts-stream-time.js';
+import { PCR_HZ, PID_COUNT, pcrDelta27MHz, type DiscontinuityObservation, type PcrObservation } from '@klvscope/core';
 
 export interface PcrStep {
   /** current - previous PCR value, across the 2^33 * 300 wrap, in ms (negative: backwards). */

@@ -5,8 +5,8 @@
  * change. Kept in an array indexed by PID, which is looked up for every point
  * (a Map costs a hash lookup each).
  */
-import type { PointSeries } from '@klvscope/core';
-import { hexPid, PID_COUNT } from './mpegts-stream-time.js';
+import { PID_COUNT, type PointSeries } from '@klvscope/core';
+import { hexPid } from './mpegts-stream-time.js';
 
 /** What every series of a check shares: all but the message, which names the PID. */
 interface SeriesFields {

@@ -9,7 +9,8 @@
  * once.
  */
 import type { Position } from '@klvscope/core';
-import { PID_COUNT, type StreamTime } from './mpegts-stream-time.js';
+import { PID_COUNT } from '@klvscope/core';
+import type { StreamTime } from './mpegts-stream-time.js';
 
 interface Watch {
   /** Where it became expected. */

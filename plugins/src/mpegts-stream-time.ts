@@ -9,7 +9,7 @@
  * rule run backwards: the byte rate from the first timed position to the
  * later one, extended back to the untimed position.
  */
-import type { Position } from '@klvscope/core';
+import { PID_COUNT, type Position } from '@klvscope/core';
 
 export class StreamTime {
   // Numbers, not the positions themselves: a check notes every observation, and keeping a reference
@@ -74,12 +74,6 @@ export function roundMs(ms: number): number {
 export function formatMs(ms: number): string {
   return `${Number(ms.toFixed(3))} ms`;
 }
-
-/** ISO 13818-1 2.4.3.2: a PID has 13 bits, so per-PID state fits in arrays this long. */
-export const PID_COUNT = 0x2000;
-
-/** ISO 13818-1 2.4.3.3: the null packets' PID; a PMT's PCR_PID of 0x1FFF means no PCR. */
-export const NULL_PID = 0x1fff;
 
 // Filled up front: an empty array written at a high index (a PMT on PID 0x1000) becomes a dictionary,
 // which every lookup then pays for (it was ~15 ms of checks' time per 2 GB).

@@ -7,8 +7,7 @@ export const TS_HEADER_SIZE = 4;
 /** Payload bytes of a packet without adaptation field. */
 export const TS_PAYLOAD_SIZE = TS_PACKET_SIZE - TS_HEADER_SIZE;
 export const SYNC_BYTE = 0x47;
-/** ISO 13818-1 Table 2-3: PID 0x1FFF is the null packet. */
-export const NULL_PID = 0x1fff;
+export { NULL_PID } from '../ts/pid.js';
 
 /** adaptation_field_control values (ISO 13818-1 Table 2-5). */
 export const AFC_PAYLOAD_ONLY = 0b01;

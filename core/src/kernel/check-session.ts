@@ -18,6 +18,7 @@ import { type CheckResult, CheckRun, type PointPolicy, PointSinkFailure, type Po
 import { parseCheckRules } from './check-rules.js';
 import { CoreError } from './core-error.js';
 import type { AnyCheck } from './define-check.js';
+import type { DemuxerFactoryOptions } from './demuxer-factory.js';
 import { OBSERVATION_KINDS, observationKindIndex } from './observation-kinds.js';
 import type { Observation, ObservationKind } from './observations.js';
 import type { PluginError } from './plugin-error.js';
@@ -93,6 +94,14 @@ export class CheckSession {
   /** Number of checks that will receive observations of this kind. */
   consumersOf(kind: ObservationKind): number {
     return this.slots[observationKindIndex(kind)]?.handlers.length ?? 0;
+  }
+
+  /**
+   * What a demuxer feeding this session must make: a kind no check consumes may be left unmade
+   * unless one of the run's other sinks reads it (`sinkKinds`, the kinds they read).
+   */
+  demuxerOptions(sinkKinds: readonly ObservationKind[]): DemuxerFactoryOptions {
+    return { klvFields: sinkKinds.includes('klv-field') || this.consumersOf('klv-field') > 0 };
   }
 
   /** Dispatches one observation to the checks that consume its kind. Bound, so it can be passed as a sink. */

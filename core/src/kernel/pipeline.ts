@@ -12,6 +12,7 @@ import { CheckSession, type CheckSessionOptions, type SessionResult } from './ch
 import { CoreError } from './core-error.js';
 import type { AnyCheck } from './define-check.js';
 import { type DemuxerFactory, createTsDemuxer } from './demuxer-factory.js';
+import { OBSERVATION_KINDS } from './observation-kinds.js';
 import type { Observation, ObservationKind, ObservationSink } from './observations.js';
 
 /** A chunk of a byte source with the offset of its first byte in the source. */
@@ -59,9 +60,9 @@ export async function runPipeline(source: ByteSource, options: PipelineOptions):
   const { signal, onProgress } = options;
   signal?.throwIfAborted();
   const session = new CheckSession(options.checks, options);
-  const demuxer = (options.demuxerFactory ?? createTsDemuxer)(withObservationSinks(session.observe, options.observationSinks), {
-    klvFields: sinksRead('klv-field', options) || session.consumersOf('klv-field') > 0,
-  });
+  // A sink that does not say what it reads reads every kind.
+  const sinkKinds = (options.observationSinks?.length ?? 0) === 0 ? [] : (options.sinkKinds ?? OBSERVATION_KINDS);
+  const demuxer = (options.demuxerFactory ?? createTsDemuxer)(withObservationSinks(session.observe, options.observationSinks), session.demuxerOptions(sinkKinds));
   let bytes = 0;
   for await (const chunk of source) {
     let data: Uint8Array;
@@ -134,11 +135,6 @@ export async function runObservations(
   session.throwIfSinkFailed();
   if (untilBatch !== OBSERVATION_BATCH || done === 0) onProgress?.(done);
   return session.finish();
-}
-
-/** Whether an observation sink of the run reads observations of this kind (the checks say so through their session). */
-function sinksRead(kind: ObservationKind, options: PipelineOptions): boolean {
-  return (options.observationSinks?.length ?? 0) > 0 && (options.sinkKinds?.includes(kind) ?? true);
 }
 
 /** The sink the demuxer (or the replay) writes to: the observation sinks first, then the checks. */

@@ -9,24 +9,24 @@ export const PCR_MODULUS = PTS_MODULUS * 300;
 export const PCR_HZ = 27_000_000;
 export const PTS_HZ = 90_000;
 
-// Two valid values differ by less than their modulus, so the differences below take the remainder only of
-// what is not one: a remainder of doubles is a call into C that costs more than all the rest (~15 ns a call).
-
 /** Signed difference `later - earlier` of two PTS values, taking the 33-bit wrap into account. */
 export function ptsDelta90kHz(earlier: number, later: number): number {
-  let delta = later - earlier;
-  if (delta >= PTS_MODULUS || delta <= -PTS_MODULUS) delta %= PTS_MODULUS;
-  if (delta > PTS_MODULUS / 2) delta -= PTS_MODULUS;
-  else if (delta < -PTS_MODULUS / 2) delta += PTS_MODULUS;
-  return delta;
+  return wrappedDelta(later - earlier, PTS_MODULUS);
 }
 
 /** Signed difference `later - earlier` of two PCR values, taking the wrap at 2^33 * 300 into account. */
 export function pcrDelta27MHz(earlier: number, later: number): number {
-  let delta = later - earlier;
-  if (delta >= PCR_MODULUS || delta <= -PCR_MODULUS) delta %= PCR_MODULUS;
-  if (delta > PCR_MODULUS / 2) delta -= PCR_MODULUS;
-  else if (delta < -PCR_MODULUS / 2) delta += PCR_MODULUS;
+  return wrappedDelta(later - earlier, PCR_MODULUS);
+}
+
+/** A difference of two clock values brought into (-modulus / 2, modulus / 2]. */
+function wrappedDelta(difference: number, modulus: number): number {
+  let delta = difference;
+  // Two valid values differ by less than their modulus: take the remainder only of what is not one
+  // (a remainder of doubles is a call into C that costs more than all the rest, ~15 ns a call).
+  if (delta >= modulus || delta <= -modulus) delta %= modulus;
+  if (delta > modulus / 2) delta -= modulus;
+  else if (delta < -modulus / 2) delta += modulus;
   return delta;
 }
 

@@ -25,6 +25,7 @@ import { PsiTables } from './psi-tables.js';
 import { SectionAssembler } from './section-assembler.js';
 import { StreamTimeline } from './stream-timeline.js';
 import { TS_ERROR_CATALOG } from './ts-error-catalog.js';
+import { NULL_PID, PID_COUNT } from './pid.js';
 
 export interface DemuxerOptions {
   /** Packet size when known; detected from the data otherwise. */
@@ -33,8 +34,6 @@ export interface DemuxerOptions {
   payloadConsumer?: PesPayloadConsumer;
 }
 
-const PID_COUNT = 8192;
-const NULL_PID = 0x1fff;
 const TS_PACKET = 188;
 
 /** What a PID carries, as far as the PAT and PMTs tell (values of the per-PID kind array). */

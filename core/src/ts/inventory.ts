@@ -5,6 +5,7 @@
  * what `klvscope inspect` prints and the `analyze` stage stores.
  */
 import type { Descriptor, Observation, ObservationKind, PidStatsObservation, TsErrorType } from '../kernel/observations.js';
+import { NULL_PID } from './pid.js';
 import { streamTypeName } from './stream-types.js';
 
 export interface InventoryPid {
@@ -80,7 +81,7 @@ export class InventoryBuilder {
         this.programs.set(o.programNumber, {
           programNumber: o.programNumber,
           pmtPid: o.pid,
-          pcrPid: o.pcrPid === 0x1fff ? null : o.pcrPid,
+          pcrPid: o.pcrPid === NULL_PID ? null : o.pcrPid,
           descriptors: o.programDescriptors,
           streams: o.streams.map((s) => s.pid),
         });
@@ -161,7 +162,7 @@ export class InventoryBuilder {
 function roleOf(pid: number, pmtPids: Set<number>, streamType: number | undefined): string {
   if (pid === 0) return 'PAT';
   if (pmtPids.has(pid)) return 'PMT';
-  if (pid === 0x1fff) return 'null';
+  if (pid === NULL_PID) return 'null';
   if (streamType !== undefined) return streamTypeName(streamType);
   return SI_NAMES[pid] ?? 'unreferenced';
 }

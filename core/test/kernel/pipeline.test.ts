@@ -224,16 +224,19 @@ describe('runPipeline: klv-field observations are made only when something reads
   }
   const itemsIn = (observations: Observation[]): number =>
     observations.reduce((n, o) => n + (o.kind === 'metadata-packet' ? o.items.length : 0), 0);
+  /** What a sink that does not say what it reads gets: everything (run once, shared by the tests). */
+  let all: Observation[];
+  before(async () => {
+    all = await observationsOf({});
+  });
 
-  it('makes one klv-field per decoded item for a sink that does not say what it reads', async () => {
-    const all = await observationsOf({});
+  it('makes one klv-field per decoded item for a sink that does not say what it reads', () => {
     const fields = all.filter((o) => o.kind === 'klv-field');
     expect(itemsIn(all)).to.be.greaterThan(100);
     expect(fields).to.have.length(itemsIn(all));
   });
 
   it('leaves them unmade when neither the sinks nor the checks read them, and makes everything else the same', async () => {
-    const all = await observationsOf({});
     const checks = recorder('packets', ['metadata-packet']);
     const without = await observationsOf({ checks: [checks.check], sinkKinds: ['klv-packet', 'metadata-packet'] });
     expect(without.some((o) => o.kind === 'klv-field')).to.equal(false);
@@ -244,11 +247,11 @@ describe('runPipeline: klv-field observations are made only when something reads
   it('makes them for a check that consumes them', async () => {
     const fields = recorder('fields', ['klv-field']);
     await runPipeline(chunks, { checks: [fields.check], demuxerFactory: createKlvAwareTsDemuxer });
-    expect(fields.seen).to.have.length(itemsIn(await observationsOf({})));
+    expect(fields.seen).to.have.length(itemsIn(all));
   });
 
   it('makes them for a sink that says it reads them', async () => {
     const seen = await observationsOf({ sinkKinds: ['klv-field'] });
-    expect(seen.filter((o) => o.kind === 'klv-field')).to.have.length(itemsIn(await observationsOf({})));
+    expect(seen.filter((o) => o.kind === 'klv-field')).to.have.length(itemsIn(all));
   });
 });

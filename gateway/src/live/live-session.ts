@@ -107,8 +107,8 @@ export class LiveSession {
       else if (observation.kind === 'klv-packet') this.klvPackets++;
       this.checkSession.observe(observation);
     };
-    // Nothing here reads klv-field (the sink above does not): made only for a check that consumes them.
-    const made = { klvFields: this.checkSession.consumersOf('klv-field') > 0 };
+    // The kinds the sink above reads besides the checks'.
+    const made = this.checkSession.demuxerOptions(['metadata-packet', 'ts-error', 'klv-packet']);
     this.demuxer = this.source.format === 'klv' ? new KlvStreamDemuxer(sink, made) : createKlvAwareTsDemuxer(sink, made);
     this.meter = this.source.format === 'ts' ? new PidRateMeter() : null;
     this.source.onEvent = (event) => this.publishSourceEvent(event);

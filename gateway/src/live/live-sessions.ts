@@ -78,10 +78,12 @@ export class LiveSessions {
    */
   async start(url: string): Promise<LiveSessionState> {
     const source = await this.options.openSource(url);
+    // The new database becomes this.database only with its session (this.current): readDatabase takes it for the current session's.
+    let database: DatabaseFile | null = null;
     try {
       await this.stopActive('replaced');
       const id = randomUUID();
-      this.database = await this.options.store.openLiveDatabase(id, { create: true });
+      database = await this.options.store.openLiveDatabase(id, { create: true });
       const { checks, rules } = this.options.checkRun();
       const { noDataSeconds, persistSeconds } = this.options.settings();
       const session = new LiveSession({
@@ -93,6 +95,7 @@ export class LiveSessions {
         onStatus: (changed) => this.statusChanged(changed),
       });
       this.current = session;
+      this.database = database;
       this.persistTimer = setInterval(() => void this.persist(session), persistSeconds * 1_000);
       this.persistTimer.unref();
       touchRecentSource(this.options.store.catalog.db, isSerialSourceUrl(url) ? 'serial' : 'udp', url, Date.now());
@@ -101,6 +104,7 @@ export class LiveSessions {
       this.started.wakeAll();
       return session.state();
     } catch (error) {
+      if (database !== this.database) await database?.close();
       await source.close();
       throw error;
     }

@@ -6,8 +6,9 @@
  * bytes that do not start a packet are stepped over one at a time until a
  * sync byte is found again.
  */
+import { PID_COUNT } from '@klvscope/core';
+
 const PACKET_SIZE = 188;
-const PID_COUNT = 8192;
 
 export interface PidRate {
   pid: number;
