@@ -11,8 +11,7 @@
  * file, re-anchor the clock: the packets up to it continue at the rate of the
  * last regular interval, and the new PCR counts from there.
  */
-import { pcrDelta27MHz, readPcr27MHz } from '@klvscope/core';
-import { TS_PACKET_SIZE, TS_SYNC_BYTE } from './ts-packet.js';
+import { pcrDelta27MHz, readPcr27MHz, TS_PACKET_SIZE, TS_SYNC_BYTE } from '@klvscope/core';
 
 /** A larger step between two PCRs is a jump, not time (ISO 13818-1 2.7.2 allows 100 ms). */
 export const MAX_PCR_STEP_MS = 500;

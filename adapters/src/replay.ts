@@ -13,13 +13,12 @@
  * flight (paced-datagram-sender.ts).
  */
 import { randomInt } from 'node:crypto';
-import { detectPacketLayout, type PacketLayout } from '@klvscope/core';
+import { detectPacketLayout, type PacketLayout, TS_PACKET_SIZE } from '@klvscope/core';
 import { AdapterError } from './adapter-error.js';
 import { fileSize, readFileChunks, readFileHead } from './file.js';
 import { PacedDatagramSender } from './paced-datagram-sender.js';
 import { MAX_SEGMENT_PACKETS, PcrSchedule } from './pcr-schedule.js';
 import { RTP_CLOCK_HZ, RTP_HEADER_SIZE, writeRtpHeader } from './rtp.js';
-import { TS_PACKET_SIZE } from './ts-packet.js';
 import { parseUdpDestinationUrl } from './udp-destination-url.js';
 
 export interface ReplayOptions {

@@ -5,7 +5,7 @@
  * datagram in place, by index, with no allocation: the hot path of a live
  * source calls it for every datagram.
  */
-import { TS_PACKET_SIZE, TS_SYNC_BYTE } from './ts-packet.js';
+import { TS_PACKET_SIZE, TS_SYNC_BYTE } from '@klvscope/core';
 
 export const RTP_VERSION = 2;
 /** RFC 3551 table 5: MP2T. */

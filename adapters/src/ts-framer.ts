@@ -18,7 +18,7 @@
  * packet is accepted.
  */
 import { ResyncFramer, type FrameSink, type FrameStop } from './resync-framer.js';
-import { TS_PACKET_SIZE, TS_SYNC_BYTE } from './ts-packet.js';
+import { TS_PACKET_SIZE, TS_SYNC_BYTE } from '@klvscope/core';
 
 const NOT_TS = 'bytes that are not TS packets (no 0x47 sync byte)';
 const UNCONFIRMED = 'a sync byte not followed by another one 188 bytes later';

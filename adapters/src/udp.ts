@@ -23,7 +23,7 @@ import type { LiveChunk, LiveSource, LiveSourceEvent, LiveSourceEventKind, LiveS
 import { isRtpTransportStream, rtpSequenceNumber, unwrapRtp } from './rtp.js';
 import { RtpSequence } from './rtp-sequence.js';
 import { socketError } from './socket-error.js';
-import { TS_SYNC_BYTE } from './ts-packet.js';
+import { TS_SYNC_BYTE } from '@klvscope/core';
 import { parseUdpSourceUrl, type UdpSourceAddress } from './udp-source-url.js';
 import { udpSocketDrops, udpSocketInodes } from './udp-socket-drops.js';
 

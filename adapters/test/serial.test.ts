@@ -1,11 +1,10 @@
 import { expect } from 'chai';
 import { epochNow } from '../src/epoch-clock.js';
-import { KlvStreamDemuxer, type Observation } from '@klvscope/core';
+import { KlvStreamDemuxer, type Observation, TS_PACKET_SIZE as TS_PACKET_BYTES } from '@klvscope/core';
 import { SerialPort } from 'serialport';
 import { AdapterError } from '../src/adapter-error.js';
 import type { LiveChunk, LiveSource, LiveSourceEvent } from '../src/live-source.js';
 import { openSerialSource } from '../src/serial.js';
-import { TS_PACKET_SIZE as TS_PACKET_BYTES } from '../src/ts-packet.js';
 import { openPtyPair, socatAvailable, type PtyPair } from '../../test-support/pty-pair.js';
 import { concat, expectedNoise, noisyKlvStream, st0601Packet } from './serial-test-streams.js';
 

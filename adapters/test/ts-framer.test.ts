@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { seededRandom } from '../../test-support/random.js';
 import { TsFramer } from '../src/ts-framer.js';
-import { TS_PACKET_SIZE as TS_PACKET_BYTES } from '../src/ts-packet.js';
+import { TS_PACKET_SIZE as TS_PACKET_BYTES } from '@klvscope/core';
 import { byteByByte, cutAt, frameAll } from './framing-results.js';
 import { concat } from './serial-test-streams.js';
 

@@ -8,8 +8,7 @@
  * data is reported at the end; something expected and never seen counts
  * once.
  */
-import type { Position } from '@klvscope/core';
-import { PID_COUNT } from '@klvscope/core';
+import { PID_COUNT, type Position } from '@klvscope/core';
 import type { StreamTime } from './mpegts-stream-time.js';
 
 interface Watch {

@@ -18,7 +18,7 @@
  * size, so PCR stays linear in file offsets as well).
  */
 import { PCR_HZ, PCR_MODULUS, PTS_MODULUS } from '../ts/clock.js';
-import { TS_PACKET_SIZE } from './packet-header-writer.js';
+import { TS_PACKET_SIZE } from '../ts/ts-packet.js';
 
 /** Byte of the packet that holds the last bit of program_clock_reference_base (sync 0, header 1-3, AF length 4, flags 5, PCR 6-11). */
 export const PCR_BASE_LAST_BYTE = 10;

@@ -24,7 +24,8 @@ import { checkVideoBitrate, resolveGeneratorOptions, type GeneratorOptions, type
 import { GeneratorError } from './generator-error.js';
 import { checkKlvFaultsHaveStream, KlvSource } from './klv-source.js';
 import type { InjectedFault } from './injected-fault.js';
-import { TS_PACKET_SIZE, TS_PAYLOAD_SIZE } from './packet-header-writer.js';
+import { TS_PACKET_SIZE } from '../ts/ts-packet.js';
+import { TS_PAYLOAD_SIZE } from './packet-header-writer.js';
 import { PacketInfo } from './packet-info.js';
 import { PAT_PID, writePatSection } from './pat-section-writer.js';
 import { writePmtSection } from './pmt-section-writer.js';

@@ -39,8 +39,6 @@ export {
 } from './descriptor-writer.js';
 export {
   writePacketHeader,
-  TS_PACKET_SIZE,
-  NULL_PID,
   AFC_PAYLOAD_ONLY,
   AFC_ADAPTATION_ONLY,
   AFC_ADAPTATION_AND_PAYLOAD,

@@ -1,13 +1,11 @@
 /**
  * The 4-byte transport packet header (ISO 13818-1 2.4.3.2, Table 2-2).
  */
+import { TS_PACKET_SIZE, TS_SYNC_BYTE } from '../ts/ts-packet.js';
 
-export const TS_PACKET_SIZE = 188;
 export const TS_HEADER_SIZE = 4;
 /** Payload bytes of a packet without adaptation field. */
 export const TS_PAYLOAD_SIZE = TS_PACKET_SIZE - TS_HEADER_SIZE;
-export const SYNC_BYTE = 0x47;
-export { NULL_PID } from '../ts/pid.js';
 
 /** adaptation_field_control values (ISO 13818-1 Table 2-5). */
 export const AFC_PAYLOAD_ONLY = 0b01;
@@ -46,7 +44,7 @@ export function writePacketHeader(
     if (extras.transportPriority) b1 |= 0x20;
     b3 |= ((extras.scrambling ?? 0) & 0x03) << 6;
   }
-  buf[pos] = SYNC_BYTE;
+  buf[pos] = TS_SYNC_BYTE;
   buf[pos + 1] = b1;
   buf[pos + 2] = pid & 0xff;
   buf[pos + 3] = b3;

@@ -3,7 +3,8 @@
  * 1.3/1.5 want PAT and PMT at least every 0.5 s). The packets are built once;
  * sending one copies it and sets its continuity counter.
  */
-import { nextContinuityCounter, TS_PACKET_SIZE } from './packet-header-writer.js';
+import { TS_PACKET_SIZE } from '../ts/ts-packet.js';
+import { nextContinuityCounter } from './packet-header-writer.js';
 import { packetizeSection } from './psi-packetizer.js';
 
 export class PsiCarousel {

@@ -3,7 +3,8 @@
  * a pointer_field of 0 in the first packet, the section split across as many
  * packets as it needs, 0xFF stuffing after its end.
  */
-import { AFC_PAYLOAD_ONLY, TS_HEADER_SIZE, TS_PACKET_SIZE, writePacketHeader } from './packet-header-writer.js';
+import { TS_PACKET_SIZE } from '../ts/ts-packet.js';
+import { AFC_PAYLOAD_ONLY, TS_HEADER_SIZE, writePacketHeader } from './packet-header-writer.js';
 
 /**
  * The packets that carry `section` on `pid`, back to back in one array

@@ -21,7 +21,9 @@ import type { ElementaryStreamChannel } from './elementary-stream-channel.js';
 import type { FaultSet } from './fault-set.js';
 import type { PacketInfo } from './packet-info.js';
 import type { PsiCarousel } from './psi-carousel.js';
-import { AFC_PAYLOAD_ONLY, NULL_PID, TS_PACKET_SIZE, writePacketHeader } from './packet-header-writer.js';
+import { NULL_PID } from '../ts/pid.js';
+import { TS_PACKET_SIZE } from '../ts/ts-packet.js';
+import { AFC_PAYLOAD_ONLY, writePacketHeader } from './packet-header-writer.js';
 
 /** The null packet: header, then 184 bytes of 0xFF. */
 const NULL_PACKET = (() => {

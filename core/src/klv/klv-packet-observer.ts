@@ -4,7 +4,6 @@
  * item (ST 0601, ST 0903, EG 0104; unless the run reads none), plus a
  * `klv-error` for every problem.
  */
-import type { DemuxerFactoryOptions } from '../kernel/demuxer-factory.js';
 import type {
   KlvErrorObservation,
   KlvErrorType,
@@ -20,11 +19,13 @@ import { decodeSt0601 } from './st0601-packet.js';
 import { decodeSt0903Packet } from './st0903-vmti-packet.js';
 import { keyToHex, lookupUniversalKey } from './universal-key.js';
 
-export interface KlvPacketContext extends DemuxerFactoryOptions {
+export interface KlvPacketContext {
   pid: number;
   klvIndex: number;
   carriage: 'sync' | 'async' | 'raw';
   origin: KlvOrigin;
+  /** Make a `klv-field` per decoded item (default true): see DemuxerFactoryOptions. */
+  klvFields?: boolean;
 }
 
 const KLV_PROBLEM_TYPES: Readonly<Record<KlvProblem['type'], KlvErrorType>> = {

@@ -31,7 +31,7 @@ export interface LeaseFlags {
 }
 
 /** Opens the database of this id; `options` are what the lease was given (`create`, say). */
-export type OpenDatabaseById<O> = (id: string, options: O | undefined) => Promise<DatabaseFile>;
+type OpenDatabaseById<O> = (id: string, options: O | undefined) => Promise<DatabaseFile>;
 
 interface Entry {
   opening: Promise<DatabaseFile>;

@@ -34,13 +34,14 @@ export class Store {
     readonly interruptedRunIds: readonly string[],
   ) {
     this.runs = new DatabaseCache<RunDatabaseOptions>((runId, options) => openRunDatabase(dataDir, runId, options));
-    this.liveSessions = new DatabaseCache<LiveDatabaseOptions>((sessionId, options) => openLiveDatabase(dataDir, sessionId, options));
+    // Only ended sessions are read through it: their databases exist, nothing is created.
+    this.liveSessions = new DatabaseCache<object>((sessionId) => openLiveDatabase(dataDir, sessionId));
   }
 
   /** The run databases kept open (see leaseRunDatabase). */
   private readonly runs: DatabaseCache<RunDatabaseOptions>;
   /** The databases of ended live sessions kept open (see readLiveDatabase). */
-  private readonly liveSessions: DatabaseCache<LiveDatabaseOptions>;
+  private readonly liveSessions: DatabaseCache<object>;
 
   /**
    * Takes the data folder (creating it if needed), opens and migrates the

@@ -26,6 +26,7 @@ import { SectionAssembler } from './section-assembler.js';
 import { StreamTimeline } from './stream-timeline.js';
 import { TS_ERROR_CATALOG } from './ts-error-catalog.js';
 import { NULL_PID, PID_COUNT } from './pid.js';
+import { TS_PACKET_SIZE, TS_SYNC_BYTE } from './ts-packet.js';
 
 export interface DemuxerOptions {
   /** Packet size when known; detected from the data otherwise. */
@@ -34,7 +35,6 @@ export interface DemuxerOptions {
   payloadConsumer?: PesPayloadConsumer;
 }
 
-const TS_PACKET = 188;
 
 /** What a PID carries, as far as the PAT and PMTs tell (values of the per-PID kind array). */
 const PidKind = { Unknown: 0, Psi: 1, Pes: 2 } as const;
@@ -58,7 +58,7 @@ class PidCounters {
 /** MPEG-TS demultiplexer: bytes in (any chunking), observations out. */
 export class TsDemuxer {
   private layout: PacketLayout | null = null;
-  private stride = TS_PACKET;
+  private stride = TS_PACKET_SIZE;
   /** Source offset of the next byte `push` receives. */
   private streamOffset = 0;
   private packetIndex = 0;
@@ -223,7 +223,7 @@ export class TsDemuxer {
     const pes = this.pes;
     let pos = start;
     let count = 0;
-    while (end - pos >= TS_PACKET && buf[pos] === 0x47) {
+    while (end - pos >= TS_PACKET_SIZE && buf[pos] === TS_SYNC_BYTE) {
       const b1 = buf[pos + 1];
       const pid = ((b1 & 0x1f) << 8) | buf[pos + 2];
       if (pid !== NULL_PID) {
@@ -252,11 +252,11 @@ export class TsDemuxer {
   private scan(buf: Uint8Array, start: number, end: number, base: number, final: boolean): number {
     const stride = this.stride;
     let pos = start;
-    while (end - pos >= TS_PACKET) {
+    while (end - pos >= TS_PACKET_SIZE) {
       if (!this.lost) {
         pos = this.runOfPlainPackets(buf, pos, end);
-        if (end - pos < TS_PACKET) break;
-        if (buf[pos] === 0x47) {
+        if (end - pos < TS_PACKET_SIZE) break;
+        if (buf[pos] === TS_SYNC_BYTE) {
           this.packet(buf, pos, base + pos);
           pos += stride;
           continue;
@@ -264,7 +264,7 @@ export class TsDemuxer {
         // One damaged sync byte, the next packet where it belongs: a sync byte error (TR 101 290 1.2).
         const next = pos + stride;
         if (next >= end && !final) break;
-        if (next >= end || buf[next] === 0x47) {
+        if (next >= end || buf[next] === TS_SYNC_BYTE) {
           this.report('sync-byte-error', -1, base + pos, this.packetIndex, `sync byte 0x${hex2(buf[pos])} instead of 0x47`, {
             value: buf[pos],
           });
@@ -296,7 +296,7 @@ export class TsDemuxer {
   private findSync(buf: Uint8Array, start: number, end: number, final: boolean): number {
     const stride = this.stride;
     for (let p = start + 1; p < end; p++) {
-      if (buf[p] !== 0x47) continue;
+      if (buf[p] !== TS_SYNC_BYTE) continue;
       if (!final && end - p < stride * (SYNCS_TO_LOCK - 1) + 1) return -1;
       // Resync never accepts a lone packet: the start of the data is not here.
       const need = syncsNeeded(p, -1, end, stride, final);
@@ -323,7 +323,7 @@ export class TsDemuxer {
 
     const afc = (b3 >>> 4) & 0x03;
     const cc = b3 & 0x0f;
-    const end = pos + TS_PACKET;
+    const end = pos + TS_PACKET_SIZE;
     let payloadStart = pos + 4;
     let discontinuity = false;
     let randomAccess = false;
@@ -601,7 +601,7 @@ export class TsDemuxer {
         kind: 'pid-stats',
         pid,
         packets,
-        bytes: packets * TS_PACKET,
+        bytes: packets * TS_PACKET_SIZE,
         pesCount: c.pes[pid],
         pesWithPts: c.pesWithPts[pid],
         pesWithDts: c.pesWithDts[pid],

@@ -3,6 +3,7 @@
  * 188 is plain TS; 192 is M2TS (a 4-byte arrival timestamp before each
  * packet); 204 is TS with 16 Reed-Solomon bytes after each packet.
  */
+import { TS_SYNC_BYTE } from './ts-packet.js';
 
 export type PacketSize = 188 | 192 | 204;
 
@@ -22,7 +23,7 @@ export const SYNCS_TO_LOCK = 5;
 export function syncRun(bytes: Uint8Array, pos: number, end: number, size: number, limit: number): number {
   let run = 0;
   for (let p = pos; p < end && run < limit; p += size) {
-    if (bytes[p] !== 0x47) break;
+    if (bytes[p] !== TS_SYNC_BYTE) break;
     run++;
   }
   return run;
@@ -50,7 +51,7 @@ export function syncsNeeded(pos: number, start: number, end: number, size: numbe
 export function detectPacketLayout(bytes: Uint8Array, start: number, end: number, final: boolean, known?: PacketSize): PacketLayout | null {
   const sizes = known ? [known] : SIZES;
   for (let pos = start; pos < end; pos++) {
-    if (bytes[pos] !== 0x47) continue;
+    if (bytes[pos] !== TS_SYNC_BYTE) continue;
     let best: PacketLayout | null = null;
     let bestRun = 0;
     for (const size of sizes) {

@@ -78,36 +78,43 @@ export class LiveSessions {
    */
   async start(url: string): Promise<LiveSessionState> {
     const source = await this.options.openSource(url);
-    // The new database becomes this.database only with its session (this.current): readDatabase takes it for the current session's.
-    let database: DatabaseFile | null = null;
+    const { noDataSeconds, persistSeconds } = this.options.settings();
+    let session: LiveSession;
     try {
       await this.stopActive('replaced');
-      const id = randomUUID();
-      database = await this.options.store.openLiveDatabase(id, { create: true });
       const { checks, rules } = this.options.checkRun();
-      const { noDataSeconds, persistSeconds } = this.options.settings();
-      const session = new LiveSession({
-        id,
+      // Made before its database, so that checks that cannot be made leave no database file behind.
+      session = new LiveSession({
+        id: randomUUID(),
         source,
         checks,
         rules,
         noDataSeconds,
-        onStatus: (changed) => this.statusChanged(changed),
+        // Recorded in the catalog once it is the current session (below), not while its database is made.
+        onStatus: (changed) => {
+          if (changed === this.current) this.statusChanged(changed);
+        },
       });
-      this.current = session;
-      this.database = database;
-      this.persistTimer = setInterval(() => void this.persist(session), persistSeconds * 1_000);
-      this.persistTimer.unref();
-      touchRecentSource(this.options.store.catalog.db, isSerialSourceUrl(url) ? 'serial' : 'udp', url, Date.now());
-      this.statusChanged(session);
-      await this.saving;
-      this.started.wakeAll();
-      return session.state();
     } catch (error) {
-      if (database !== this.database) await database?.close();
       await source.close();
       throw error;
     }
+    let database: DatabaseFile;
+    try {
+      database = await this.options.store.openLiveDatabase(session.id, { create: true });
+    } catch (error) {
+      await session.stop('stopped');
+      throw error;
+    }
+    this.current = session;
+    this.database = database;
+    this.persistTimer = setInterval(() => void this.persist(session), persistSeconds * 1_000);
+    this.persistTimer.unref();
+    touchRecentSource(this.options.store.catalog.db, isSerialSourceUrl(url) ? 'serial' : 'udp', url, Date.now());
+    this.statusChanged(session);
+    await this.saving;
+    this.started.wakeAll();
+    return session.state();
   }
 
   /** Stops the active live session and returns its final state (ERR_NO_ACTIVE_SESSION without one). */

@@ -6,9 +6,7 @@
  * bytes that do not start a packet are stepped over one at a time until a
  * sync byte is found again.
  */
-import { PID_COUNT } from '@klvscope/core';
-
-const PACKET_SIZE = 188;
+import { PID_COUNT, TS_PACKET_SIZE, TS_SYNC_BYTE } from '@klvscope/core';
 
 export interface PidRate {
   pid: number;
@@ -22,17 +20,17 @@ export class PidRateMeter {
   private packets = 0;
 
   push(bytes: Uint8Array): void {
-    const end = bytes.length - PACKET_SIZE;
+    const end = bytes.length - TS_PACKET_SIZE;
     let p = 0;
     while (p <= end) {
-      if (bytes[p] !== 0x47) {
+      if (bytes[p] !== TS_SYNC_BYTE) {
         p++;
         continue;
       }
       const pid = ((bytes[p + 1] & 0x1f) << 8) | bytes[p + 2];
       if (this.counts[pid]++ === 0) this.seen.push(pid);
       this.packets++;
-      p += PACKET_SIZE;
+      p += TS_PACKET_SIZE;
     }
   }
 
@@ -40,7 +38,7 @@ export class PidRateMeter {
   read(seconds: number): { packets: number; pids: PidRate[] } {
     const pids = this.seen
       .sort((a, b) => a - b)
-      .map((pid) => ({ pid, packets: this.counts[pid], bitsPerSecond: Math.round((this.counts[pid] * PACKET_SIZE * 8) / seconds) }));
+      .map((pid) => ({ pid, packets: this.counts[pid], bitsPerSecond: Math.round((this.counts[pid] * TS_PACKET_SIZE * 8) / seconds) }));
     for (const pid of this.seen) this.counts[pid] = 0;
     this.seen.length = 0;
     const packets = this.packets;

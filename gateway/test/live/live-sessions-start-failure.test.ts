@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { createSocket } from 'node:dgram';
-import { generateTransportStream, parseFaultSpec, type AnyCheck, type RulesSchema } from '@klvscope/core';
+import { readdirSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { generateTransportStream, liveDatabasePath, parseFaultSpec, type AnyCheck, type RulesSchema } from '@klvscope/core';
 import { BUILT_IN_CHECKS } from '@klvscope/plugins';
 import { freeUdpPort } from '../../../test-support/free-udp-port.js';
 import { startTestServer } from '../inspection/test-server.js';
@@ -9,10 +11,10 @@ import type { LiveFinding, LiveSessionState } from '../../src/live/live-records.
 describe('a live session that cannot start', function () {
   this.timeout(60_000);
 
-  it('starts nothing and leaves the ended session before it readable from its own database', async () => {
+  it('starts nothing, makes no database, and leaves the ended session before it readable from its own database', async () => {
     const errors = BUILT_IN_CHECKS.find((check) => check.id === 'mpegts-errors') as AnyCheck;
     // A plugin whose rules stop parsing once `refuse` is set: the next session's checks cannot be made,
-    // after its source is open and its database made.
+    // after its source is open.
     let refuse = false;
     const rules = Object.create(errors.rules) as RulesSchema;
     rules.safeParse = (input, params) =>
@@ -38,6 +40,8 @@ describe('a live session that cannot start', function () {
       expect(refused.status).to.equal(422);
       expect((await server.call('/sessions/active')).json).to.deep.equal({ active: null });
       expect(await findingsOf(first.sessionId)).to.deep.equal(kept);
+      const firstDatabase = liveDatabasePath(server.dataDir, first.sessionId);
+      expect(readdirSync(dirname(firstDatabase))).to.deep.equal([basename(firstDatabase)]);
     } finally {
       await server.close();
     }
