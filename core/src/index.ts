@@ -69,3 +69,14 @@ export * from './store/index.js';
 export * from './workflow/index.js';
 export * from './store/datasets/index.js';
 export { CodedError, type ErrorBody } from './kernel/coded-error.js';
+export type {
+  FrameKlvValues,
+  RecorderStateName,
+  RecorderStatus,
+  SourceState,
+  SourceStatus,
+  StreamHelloMessage,
+  StreamKlvMessage,
+  StreamMessage,
+  StreamStatusMessage,
+} from './stream/stream-messages.js';
