@@ -64,6 +64,13 @@ export {
   type KlvStreamOptions,
   KLV_FAULT_KIND_NAMES,
   writePcr,
+  createDemoStream,
+  H264ClipSource,
+  splitH264AccessUnits,
+  type DemoStream,
+  type DemoStreamOptions,
+  type H264AccessUnit,
+  type H264ClipSourceOptions,
 } from './gen/index.js';
 export * from './store/index.js';
 export * from './workflow/index.js';
