@@ -15,6 +15,7 @@ import { createGenerator } from './generator.js';
 import { GeneratorError } from './generator-error.js';
 import { H264ClipSource } from './h264-clip-source.js';
 import { TS_PACKET_SIZE } from '../ts/ts-packet.js';
+import { videoResolutionOf, type VideoResolution } from '../ts/video-resolution.js';
 
 export interface DemoStreamOptions {
   /** Transport stream bitrate (bits/s, null packets included); default 1 500 000: an I-frame of the clip takes about 40 ms. */
@@ -42,6 +43,8 @@ export interface DemoStream extends IterableIterator<Uint8Array> {
   readonly frameRate: number;
   /** Frames in one loop of the clip. */
   readonly clipFrames: number;
+  /** From the clip's first sequence parameter set (null if none can be read). */
+  readonly videoResolution: VideoResolution | null;
 }
 
 export const DEMO_BITRATE = 1_500_000;
@@ -79,5 +82,6 @@ export function createDemoStream(clip: Uint8Array, options: DemoStreamOptions = 
     videoBitrate: video.nominalBitrate,
     frameRate,
     clipFrames: video.accessUnits.length,
+    videoResolution: videoResolutionOf(video.accessUnits[0].bytes, video.streamType),
   });
 }

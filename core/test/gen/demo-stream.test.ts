@@ -107,6 +107,14 @@ describe('the demo stream', function () {
     video = consumer.video;
   });
 
+  it('describes itself: bitrates, frames, resolution', () => {
+    const stream = createDemoStream(clip, { durationSeconds: 1 });
+    expect(stream.layout.bitrate).to.equal(1_500_000);
+    expect(stream.videoBitrate).to.equal((clip.length * 8 * 30) / 300);
+    expect([stream.frameRate, stream.clipFrames]).to.deep.equal([30, 300]);
+    expect(stream.videoResolution).to.deep.equal({ width: 640, height: 360, codec: 'H.264', profile: 'Main' });
+  });
+
   it('is 25 s at 1.5 Mb/s in chunks of 7 whole packets', () => {
     expect(bytes.length).to.equal(Math.ceil((25 * 1_500_000) / (188 * 8)) * 188);
     expect(chunkSizes.slice(0, -1).every((n) => n === 1316)).to.equal(true);
