@@ -18,22 +18,13 @@ import { St1402Carriage } from '../../src/klv/st1402-carriage.js';
 import type { PesPayloadConsumer } from '../../src/ts/pes-payload-consumer.js';
 import { repoRoot } from '../../../test-support/fixtures.js';
 import { demux, ofKind } from '../ts/demux-helper.js';
+import { concatPackets } from '../ts/packet-builder.js';
 
 const clip = new Uint8Array(readFileSync(join(repoRoot, 'gateway/assets/demo-clip.h264')));
 const START_MICROS = Date.UTC(2026, 5, 1) * 1000;
 const VIDEO_PID = 0x100;
 const KLV_PID = 0x102;
 const FRAMES = 750;
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 /** The KLV layer, plus the video PES payloads kept whole (what a player receives). */
 class VideoAndKlv implements PesPayloadConsumer {
@@ -57,7 +48,7 @@ describe('the demo H.264 clip source', () => {
     expect(units).to.have.length(300);
     expect(units.flatMap((u, i) => (u.idr ? [i] : []))).to.deep.equal([0, 30, 60, 90, 120, 150, 180, 210, 240, 270]);
     for (const u of units) expect([...u.bytes.subarray(0, 5)]).to.deep.equal([0, 0, 0, 1, 0x09]);
-    expect(Buffer.compare(concat(units.map((u) => u.bytes)), clip)).to.equal(0);
+    expect(Buffer.compare(concatPackets(units.map((u) => u.bytes)), clip)).to.equal(0);
   });
 
   it('gives frame k of every loop the PTS k * 3000 plus the decoder delay', () => {
@@ -101,7 +92,7 @@ describe('the demo stream', function () {
     const stream = createDemoStream(clip, { durationSeconds: 25, startTimeMicros: START_MICROS });
     const chunks = [...stream];
     chunkSizes = chunks.map((c) => c.length);
-    bytes = concat(chunks);
+    bytes = concatPackets(chunks);
     const consumer = new VideoAndKlv();
     observations = demux(bytes, 1316, { payloadConsumer: consumer });
     video = consumer.video;
