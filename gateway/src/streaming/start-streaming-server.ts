@@ -11,6 +11,7 @@ import { defaultDataDir } from '@klvscope/core';
 import { openLiveSource, type LiveSource } from '@klvscope/adapters';
 import { LicenceState } from '../licence/index.js';
 import { DEFAULT_HOST } from '../inspection/loopback-host.js';
+import { openDemoSource } from './demo-source.js';
 import { loadStaticFiles, type StaticFiles } from './static-files.js';
 import { resolveStreamCredentials, type ResolvedCredentials } from './stream-credentials.js';
 import { disabledRecorder, type StreamRecorder } from './stream-recorder.js';
@@ -61,7 +62,7 @@ export async function startStreamingServer(options: StartStreamingOptions = {}):
   const module = new StreamingModule({
     config,
     recorder,
-    openSource: () => (config.source === null ? Promise.reject(new StreamingError('ERR_STREAM_CONFIG_INVALID', 'no source configured')) : openSource(config.source)),
+    openSource: () => (config.source === null ? openDemoSource() : openSource(config.source)),
   });
   const host = options.host ?? DEFAULT_HOST;
   let running: RunningStreamingServer | null = null;
@@ -75,7 +76,6 @@ export async function startStreamingServer(options: StartStreamingOptions = {}):
       viewer: await viewerFiles(),
       onExit: () => (options.onExit ?? ((server) => void server.close()))(running as RunningStreamingServer),
       videoPassThrough: () => true,
-      videoResolution: () => '',
     },
     { host, port: options.port ?? DEFAULT_STREAMING_PORT },
   );

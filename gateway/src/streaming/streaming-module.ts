@@ -124,8 +124,13 @@ export class StreamingModule {
       source: this.sourceStatus,
       recorder,
       missionName: this.missionName(),
-      videoResolution: '',
+      videoResolution: this.videoResolution(),
     };
+  }
+
+  /** The source's video resolution `WIDTHxHEIGHT`, read from its sequence parameter set; '' while unknown. */
+  videoResolution(): string {
+    return this.analysis.videoResolution;
   }
 
   noPictureReason(): string | null {

@@ -112,6 +112,8 @@ describe('the streaming module on a real socket, over a real fixture replayed by
     expect(info.nodeInfo).to.match(/^node-[0-9a-f]{32}$/);
     // ST 0601 item 3 of this fixture.
     expect(info.missionName).to.equal('0');
+    // Read from the H.264 sequence parameter set (MANIFEST: 640x480).
+    expect(info.videoResolution).to.equal('640x480');
     expect(info.source).to.deep.include({ state: 'receiving', message: null });
     expect(Number.isInteger(info.activeConnections) && Number.isInteger(info.videoBitrate)).to.equal(true);
     const poster = await fetch(`${server.url}/${String(info.poster)}`);
