@@ -26,13 +26,16 @@ export async function openDemoSource(): Promise<LiveSource> {
     name: 'the built-in demo',
     totalBytes: Infinity,
     layout: { size: TS_PACKET_SIZE, firstSync: 0 },
-    async *chunks(signal) {
-      let offset = 0;
-      for (const chunk of createDemoStream(bytes)) {
-        if (signal?.aborted) return;
-        yield { offset, bytes: chunk };
-        offset += chunk.length;
-      }
-    },
+    chunks: (signal) => demoChunks(bytes, signal),
   });
+}
+
+/** The endless demo stream as the replay reads a file: chunks with their offsets, until aborted. */
+function* demoChunks(clipBytes: Uint8Array, signal: AbortSignal | undefined): Generator<{ offset: number; bytes: Uint8Array }> {
+  let offset = 0;
+  for (const chunk of createDemoStream(clipBytes)) {
+    if (signal?.aborted) return;
+    yield { offset, bytes: chunk };
+    offset += chunk.length;
+  }
 }
