@@ -32,6 +32,8 @@ export interface StartStreamingOptions {
   env?: NodeJS.ProcessEnv;
   /** Opens the configured source URL (default: the adapters' UDP, serial and file sources). */
   openSource?: (url: string) => Promise<LiveSource>;
+  /** Told how long after its arrival each chunk went to the viewers, in ms (benchmarks). */
+  onViewerSend?: (latencyMs: number) => void;
   /** `streamer exit` (default: close the server). */
   onExit?: (server: RunningStreamingServer) => void;
 }
@@ -62,6 +64,7 @@ export async function startStreamingServer(options: StartStreamingOptions = {}):
   const module = new StreamingModule({
     config,
     recorder,
+    onViewerSend: options.onViewerSend,
     openSource: () => (config.source === null ? openDemoSource() : openSource(config.source)),
   });
   const host = options.host ?? DEFAULT_HOST;
