@@ -8,3 +8,5 @@ export { epochNow } from './epoch-clock.js';
 export { openUdpSource, type UdpSource, type UdpSourceOptions } from './udp.js';
 export { wrapRtp, type RtpHeaderFields } from './rtp.js';
 export { MAX_PACKETS_PER_DATAGRAM, replayFile, type ReplayOptions, type ReplayProgress, type ReplayStats } from './replay.js';
+export { TsRecorder, type TsRecorderOptions, type TsRecorderStats } from './recorder.js';
+export { recordingFileName, type RecordingFileNameParts } from './recording-file-name.js';
