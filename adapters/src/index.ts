@@ -7,4 +7,5 @@ export { isSerialSourceUrl } from './serial-source-url.js';
 export { epochNow } from './epoch-clock.js';
 export { openUdpSource, type UdpSource, type UdpSourceOptions } from './udp.js';
 export { wrapRtp, type RtpHeaderFields } from './rtp.js';
-export { MAX_PACKETS_PER_DATAGRAM, replayFile, type ReplayOptions, type ReplayProgress, type ReplayStats } from './replay.js';
+export { MAX_PACKETS_PER_DATAGRAM, replayFile, type PacketInput, type ReplayOptions, type ReplayProgress, type ReplayStats } from './replay.js';
+export { openFileSource, openPacedTsSource, type PacedTsSourceOptions } from './paced-ts-source.js';

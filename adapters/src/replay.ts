@@ -90,21 +90,45 @@ export async function replayFile(path: string, destinationUrl: string, options: 
   const headerBytes = options.rtp ? RTP_HEADER_SIZE : 0;
   const sender = await PacedDatagramSender.open(destinationUrl, destination, headerBytes + packetsPerDatagram * TS_PACKET_SIZE, options.signal);
   try {
-    return await new Replay(path, fileBytes, layout, sender, { ...options, speed }).run();
+    const input: PacketInput = { name: path, totalBytes: fileBytes, layout, chunks: (signal) => readFileChunks(path, { signal }) };
+    return await new Replay(input, sender, { ...options, speed }).run();
   } finally {
     await sender.close();
   }
 }
 
-async function packetLayoutOf(path: string, fileBytes: number): Promise<PacketLayout> {
+/** The packets a replay sends: read again from the start for every pass of a loop. */
+export interface PacketInput {
+  /** Names the input in error messages: a path. */
+  name: string;
+  /** Bytes in one pass, for progress; Infinity for an endless input. */
+  totalBytes: number;
+  layout: PacketLayout;
+  chunks(signal: AbortSignal | undefined): AsyncIterable<{ offset: number; bytes: Uint8Array }>;
+}
+
+/** Where a replay's datagrams go, each when due: a UDP socket (PacedDatagramSender), or a live source's queue (paced-ts-source.ts). */
+export interface DatagramOutput {
+  /** The buffer the next datagram is written into (see PacedDatagramSender.buffer). */
+  readonly buffer: Uint8Array;
+  /** Sends the first `length` bytes of `buffer` at `dueMs` (performance.now() clock); a promise to wait for before writing the next, or null. */
+  send(length: number, dueMs: number): Promise<void> | null;
+  readonly datagrams: number;
+  readonly bytes: number;
+  readonly sendErrors: number;
+  readonly lastSendError: string | null;
+  readonly maxLatenessMs: number;
+}
+
+export async function packetLayoutOf(path: string, fileBytes: number): Promise<PacketLayout> {
   const head = await readFileHead(path, LAYOUT_PROBE_BYTES);
   const layout = detectPacketLayout(head, 0, head.length, head.length >= fileBytes);
   if (layout) return layout;
   throw new AdapterError('ERR_NOT_TRANSPORT_STREAM', `${path}: no MPEG-TS packets of 188, 192 or 204 bytes in its first ${Math.min(fileBytes, LAYOUT_PROBE_BYTES)} bytes`, { path });
 }
 
-/** One replay's state: the packet cursor over the file, the schedule, the datagram being filled, the counters. */
-class Replay {
+/** One replay's state: the packet cursor over the input, the schedule, the datagram being filled, the counters. */
+export class Replay {
   private readonly schedule = new PcrSchedule();
   private readonly paced: boolean;
   private readonly headerBytes: number;
@@ -130,13 +154,14 @@ class Replay {
 
   private readonly speed: number;
 
+  private readonly layout: PacketLayout;
+
   constructor(
-    private readonly path: string,
-    private readonly fileBytes: number,
-    private readonly layout: PacketLayout,
-    private readonly sender: PacedDatagramSender,
+    private readonly input: PacketInput,
+    private readonly sender: DatagramOutput,
     private readonly options: ReplayOptions & { speed: number },
   ) {
+    this.layout = input.layout;
     this.speed = options.speed;
     this.paced = this.speed > 0 && Number.isFinite(this.speed);
     this.headerBytes = options.rtp ? RTP_HEADER_SIZE : 0;
@@ -158,7 +183,7 @@ class Replay {
     }
     if (!this.aborted && this.fill > this.headerBytes) await this.sendDatagram(this.lastDueStreamMs);
     const stats = this.stats();
-    this.options.onProgress?.({ ...stats, fileOffset: this.fileOffset, fileBytes: this.fileBytes });
+    this.options.onProgress?.({ ...stats, fileOffset: this.fileOffset, fileBytes: this.input.totalBytes });
     return stats;
   }
 
@@ -167,7 +192,7 @@ class Replay {
     this.skip = this.layout.firstSync;
     this.carried = 0;
     try {
-      for await (const chunk of readFileChunks(this.path, { signal: this.signal })) {
+      for await (const chunk of this.input.chunks(this.signal)) {
         this.fileOffset = chunk.offset + chunk.bytes.length;
         await this.consume(chunk.bytes);
         if (this.aborted) return;
@@ -217,8 +242,8 @@ class Replay {
     if (this.paced && this.schedule.pcrPid < 0) {
       throw new AdapterError(
         'ERR_NO_PCR',
-        `${this.path}: no PCR in the first ${Math.min(this.fileBytes, MAX_SEGMENT_PACKETS * this.layout.size)} bytes to pace the replay by; replay it at speed 0 (as fast as possible)`,
-        { path: this.path },
+        `${this.input.name}: no PCR in the first ${Math.min(this.input.totalBytes, MAX_SEGMENT_PACKETS * this.layout.size)} bytes to pace the replay by; replay it at speed 0 (as fast as possible)`,
+        { path: this.input.name },
       );
     }
   }
@@ -263,7 +288,7 @@ class Replay {
     const now = performance.now();
     if (now - this.lastProgressAt < PROGRESS_INTERVAL_MS) return;
     this.lastProgressAt = now;
-    this.options.onProgress?.({ ...this.stats(), fileOffset: this.fileOffset, fileBytes: this.fileBytes });
+    this.options.onProgress?.({ ...this.stats(), fileOffset: this.fileOffset, fileBytes: this.input.totalBytes });
   }
 
   private stats(): ReplayStats {

@@ -12,6 +12,8 @@ import { runKlv } from './klv-command.js';
 import { runReplay, type ReplayCliOptions } from './replay-command.js';
 import { registerLicenseCommand } from './license-command.js';
 import type { ServeOptions } from './serve-command.js';
+import type { StartOptions } from './start-command.js';
+import type { StreamOptions } from './stream-command.js';
 import type { WatchOptions } from './watch-command.js';
 import { APP_VERSION } from '../app-version.js';
 import type { RuleOptions } from './cli-checks.js';
@@ -64,6 +66,40 @@ function buildProgram(): Command {
       // Loaded on demand: the server's modules cost the other commands nothing at start-up.
       const { runServe } = await import('./serve-command.js');
       await runServe(options);
+    });
+
+  program
+    .command('stream')
+    .description('run the streaming module: the source to browser viewers over WebSocket, /info, /recorderState, /command, and the recorder (docs/streaming.md)')
+    .option('--source <url>', 'udp://GROUP:PORT, udp://SOURCE@GROUP:PORT, udp://HOST:PORT, file:///path.ts (looped) or serial:...; default: the built-in demo')
+    .option('--port <n>', `port (default $KLVSCOPE_STREAM_PORT or 4000; 0 picks a free one)`)
+    .option('--host <host>', 'address to listen on (default 127.0.0.1; another address makes the viewer reachable from the network)')
+    .option('--data-dir <dir>', 'data folder: credentials, recordings (default $KLVSCOPE_DATA_DIR or ./data)')
+    .option('--channel <name>', 'channel name (default klvscope)')
+    .option('--mission <name>', "mission name (default: the KLV's Mission ID)")
+    .option('--max-viewers <n>', 'viewers at most (default 16)')
+    .option('--no-pass-through', 'transcode the video with ffmpeg even when the browser could play it')
+    .option('--video-bitrate <bits>', 'bitrate of transcoded video (default 2000000)')
+    .option('--video-resolution <WxH>', 'resolution of transcoded video (default: the source\'s)')
+    .option('--recordings <dir>', 'recordings folder (default DATA/recordings)')
+    .option('--no-recorder', 'disable the recorder')
+    .option('--map-tiles <url>', 'a map tile URL template for the viewer, https://.../{z}/{x}/{y}.png (default: outlines only)')
+    .action(async (options: StreamOptions) => {
+      const { runStream } = await import('./stream-command.js');
+      await runStream(options);
+    });
+
+  program
+    .command('start')
+    .description('run every service on loopback over one data folder: the inspection service and the streaming module (on the built-in demo unless --source)')
+    .option('--data-dir <dir>', 'data folder (default $KLVSCOPE_DATA_DIR or ./data)')
+    .option('--port <n>', 'inspection service port (default $KLVSCOPE_PORT or 38180)')
+    .option('--stream-port <n>', 'streaming module port (default $KLVSCOPE_STREAM_PORT or 4000)')
+    .option('--source <url>', "the streaming module's source (default: the built-in demo)")
+    .option('--config <file>', 'configuration file naming extra check modules (default ./klvscope.config.json when present)')
+    .action(async (options: StartOptions) => {
+      const { runStart } = await import('./start-command.js');
+      await runStart(options);
     });
 
   const rules = program.command('rules').description('the validation rule set');
@@ -204,6 +240,6 @@ function isUserFileError(error: unknown): boolean {
 
 /** Why `serve` could not start: a host that is not loopback, a port in use, an unusable API key or key file. */
 function isServiceStartError(code: string): boolean {
-  return code === 'ERR_HOST_NOT_LOOPBACK' || code === 'ERR_LISTEN_FAILED' || code === 'ERR_API_KEY_UNUSABLE' || code === 'ERR_API_KEY_FILE_INSECURE';
+  return code === 'ERR_HOST_NOT_LOOPBACK' || code === 'ERR_LISTEN_FAILED' || code === 'ERR_API_KEY_UNUSABLE' || code === 'ERR_API_KEY_FILE_INSECURE' || code === 'ERR_STREAM_CONFIG_INVALID' || code === 'ERR_CREDENTIALS_FILE_UNUSABLE';
 }
 

@@ -16,9 +16,12 @@ export const ERROR_STATUS: Readonly<Record<string, ErrorStatus>> = Object.freeze
   ERR_DATASET_INVALID_PARAMETER: 400,
   ERR_TEMPLATE_NAME_INVALID: 400,
   ERR_SOURCE_URL_INVALID: 400,
+  ERR_COMMAND_UNKNOWN: 400,
   // 401: no key or the wrong key.
   ERR_API_KEY_MISSING: 401,
   ERR_API_KEY_WRONG: 401,
+  ERR_CREDENTIALS_MISSING: 401,
+  ERR_CREDENTIALS_WRONG: 401,
   // 403: understood and refused.
   ERR_FILE_OUTSIDE_ROOTS: 403,
   ERR_HOST_HEADER_REFUSED: 403,
@@ -37,6 +40,7 @@ export const ERROR_STATUS: Readonly<Record<string, ErrorStatus>> = Object.freeze
   ERR_INGEST_RUN_NOT_FOUND: 404,
   ERR_ARCHIVE_ENTRY_NOT_FOUND: 404,
   ERR_PLAYBACK_TOKEN_UNKNOWN: 404,
+  ERR_VIEWER_NOT_BUILT: 404,
   // 409: the request is fine but the state it meets is not.
   ERR_STORE_LOCKED: 409,
   ERR_NO_ACTIVE_SESSION: 409,
@@ -45,6 +49,7 @@ export const ERROR_STATUS: Readonly<Record<string, ErrorStatus>> = Object.freeze
   ERR_STAGE_NOT_READY: 409,
   ERR_INGEST_RUN_NOT_COMPLETED: 409,
   ERR_TEMPLATE_EXISTS: 409,
+  ERR_RECORDER_DISABLED: 409,
   // 413: over the body limit.
   ERR_BODY_TOO_LARGE: 413,
   // 422: the request is well formed, but the file or rule set it names cannot be used.

@@ -1,0 +1,41 @@
+/**
+ * `klvscope start` (what `npm start` runs): every service on loopback over one
+ * data folder: the inspection service (38180) and the streaming module (4000,
+ * on the built-in demo unless a source is given). Prints their URLs; SIGINT or
+ * SIGTERM stops both. The streaming module's `exit` command ends that module
+ * only; the inspection service runs on until a signal.
+ */
+import { defaultDataDir } from '@klvscope/core';
+import { startInspectionServer } from '../inspection/inspection-server.js';
+import { DEFAULT_PORT, PORT_ENV } from '../inspection/service-address.js';
+import { startStreamingServer } from '../streaming/start-streaming-server.js';
+import { DEFAULT_STREAMING_PORT, STREAM_PORT_ENV } from '../streaming/streaming-config.js';
+import { loadConfiguredChecks } from './cli-checks.js';
+import { portOption, streamBanner, streamConfigOptions, untilClosed, type StreamOptions } from './stream-command.js';
+
+export interface StartOptions extends StreamOptions {
+  streamPort?: string;
+  config?: string;
+}
+
+export async function runStart(options: StartOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const dataDir = options.dataDir ?? defaultDataDir(env);
+  const { checks } = await loadConfiguredChecks(options.config);
+  const inspection = await startInspectionServer({ dataDir, port: portOption(options.port, env[PORT_ENV], DEFAULT_PORT, PORT_ENV), env, checks });
+  let streaming;
+  try {
+    streaming = await startStreamingServer({ dataDir, port: portOption(options.streamPort, env[STREAM_PORT_ENV], DEFAULT_STREAMING_PORT, STREAM_PORT_ENV), env, config: streamConfigOptions(options) });
+  } catch (error) {
+    await inspection.close();
+    throw error;
+  }
+  const key = inspection.apiKey.filePath ?? `from ${inspection.apiKey.source}`;
+  process.stdout.write(
+    [`klvscope inspection service on ${inspection.url}`, `  API key    ${key}  (send it in the X-API-Key header)`, `  data       ${inspection.dataDir}`, streamBanner(streaming), 'Ctrl+C stops every service.', ''].join('\n'),
+  );
+  let settleInspection: () => void = () => undefined;
+  const inspectionClosed = new Promise<void>((resolve) => (settleInspection = resolve));
+  const inspectionEntry = { close: () => inspection.close().then(settleInspection), closed: inspectionClosed };
+  await untilClosed([streaming, inspectionEntry], 'every service');
+  process.stdout.write('klvscope: stopped\n');
+}

@@ -1,0 +1,98 @@
+/**
+ * `klvscope stream`: the streaming module alone, until SIGINT, SIGTERM or the
+ * `streamer exit` command; then it stops the source and the recorder, closes
+ * every viewer and its sockets, and exits 0. A second signal exits at once.
+ */
+import { defaultDataDir } from '@klvscope/core';
+import { startStreamingServer, type RunningStreamingServer } from '../streaming/start-streaming-server.js';
+import { DEFAULT_STREAMING_PORT, STREAM_PORT_ENV, type StreamingConfig } from '../streaming/streaming-config.js';
+import { UsageError } from './usage-error.js';
+
+export interface StreamOptions {
+  source?: string;
+  port?: string;
+  host?: string;
+  dataDir?: string;
+  channel?: string;
+  mission?: string;
+  maxViewers?: string;
+  passThrough?: boolean;
+  videoBitrate?: string;
+  videoResolution?: string;
+  recordings?: string;
+  recorder?: boolean;
+  mapTiles?: string;
+}
+
+export async function runStream(options: StreamOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const dataDir = options.dataDir ?? defaultDataDir(env);
+  const server = await startStreamingServer({ dataDir, host: options.host, port: portOption(options.port, env[STREAM_PORT_ENV], DEFAULT_STREAMING_PORT, STREAM_PORT_ENV), env, config: streamConfigOptions(options) });
+  process.stdout.write(streamBanner(server));
+  await untilClosed([server], 'the streaming module');
+  process.stdout.write('klvscope: stopped\n');
+}
+
+/** The configuration the command line sets (the rest keeps its defaults). */
+export function streamConfigOptions(options: StreamOptions): Partial<StreamingConfig> {
+  const config: Partial<StreamingConfig> = {};
+  if (options.source !== undefined) config.source = options.source;
+  if (options.channel !== undefined) config.channelName = options.channel;
+  if (options.mission !== undefined) config.missionName = options.mission;
+  if (options.maxViewers !== undefined) config.concurrentClients = wholeNumber(options.maxViewers, '--max-viewers');
+  if (options.passThrough === false) config.videoPassThrough = false;
+  if (options.videoBitrate !== undefined) config.videoBitrate = wholeNumber(options.videoBitrate, '--video-bitrate');
+  if (options.videoResolution !== undefined) config.videoResolution = options.videoResolution;
+  if (options.recordings !== undefined) config.recordingsDir = options.recordings;
+  if (options.recorder === false) config.recorderEnabled = false;
+  if (options.mapTiles !== undefined) config.mapTileUrl = options.mapTiles;
+  return config;
+}
+
+export function streamBanner(server: RunningStreamingServer): string {
+  const { credentials } = server;
+  const who = credentials.filePath !== null ? `${credentials.filePath}${credentials.created ? ' (new)' : ''}` : `from the ${credentials.source}`;
+  return [
+    `klvscope streaming module on ${server.url}  (viewer: ${server.url}/)`,
+    `  source     ${server.config.source ?? 'the built-in demo'}`,
+    `  commands   POST ${server.url}/command, user and password: ${who}`,
+    `  recordings ${server.config.recordingsDir}`,
+    '',
+  ].join('\n');
+}
+
+/** A port option, else the environment, else the default. */
+export function portOption(option: string | undefined, fromEnv: string | undefined, fallback: number, envName: string): number {
+  const [text, what] = option !== undefined ? [option, '--port'] : fromEnv?.trim() ? [fromEnv.trim(), envName] : [String(fallback), 'port'];
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65_535) throw new UsageError(`${what} must be a port number from 0 to 65535 (0: any free port), got '${text}'`);
+  return port;
+}
+
+function wholeNumber(text: string, what: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n)) throw new UsageError(`${what} must be a whole number, got '${text}'`);
+  return n;
+}
+
+/** Waits until every server has closed, by itself (`exit`) or on SIGINT/SIGTERM, which close them all. */
+export function untilClosed(servers: ReadonlyArray<{ close(): Promise<void>; closed?: Promise<void> }>, what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals): void => {
+      if (stopping) {
+        process.stderr.write(`klvscope: ${signal} again: exiting without waiting\n`);
+        process.exit(1);
+      }
+      stopping = true;
+      process.stderr.write(`klvscope: ${signal}: stopping ${what}\n`);
+      Promise.all(servers.map((server) => server.close())).catch(reject);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    Promise.all(servers.map((server) => server.closed ?? new Promise(() => undefined))).then(() => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    }, reject);
+  });
+}

@@ -1,0 +1,110 @@
+/**
+ * Builds and starts the streaming module over a data folder: the
+ * configuration, the credentials of POST /command, the licence state (for
+ * /info), the source (the configured URL, else the built-in demo), the
+ * recorder, the viewer's files, and the HTTP server. The composition root
+ * of the module: `klvscope stream` and `klvscope start` call it.
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { defaultDataDir } from '@klvscope/core';
+import { openLiveSource, type LiveSource } from '@klvscope/adapters';
+import { LicenceState } from '../licence/index.js';
+import { DEFAULT_HOST } from '../inspection/loopback-host.js';
+import { loadStaticFiles, type StaticFiles } from './static-files.js';
+import { resolveStreamCredentials, type ResolvedCredentials } from './stream-credentials.js';
+import { disabledRecorder, type StreamRecorder } from './stream-recorder.js';
+import { assertStreamingConfig, defaultStreamingConfig, DEFAULT_STREAMING_PORT, type StreamingConfig } from './streaming-config.js';
+import { StreamingError } from './streaming-error.js';
+import { StreamingModule } from './streaming-module.js';
+import { createStreamingApp } from './streaming-server.js';
+
+export interface StartStreamingOptions {
+  /** Default KLVSCOPE_DATA_DIR or ./data. */
+  dataDir?: string;
+  /** Default 127.0.0.1 (with ::1 where it can be bound is not attempted: one address). */
+  host?: string;
+  /** Default 4000; 0 picks a free port. */
+  port?: number;
+  /** Settings over the defaults of streaming-config.ts. */
+  config?: Partial<StreamingConfig>;
+  env?: NodeJS.ProcessEnv;
+  /** Opens the configured source URL (default: the adapters' UDP, serial and file sources). */
+  openSource?: (url: string) => Promise<LiveSource>;
+  /** `streamer exit` (default: close the server). */
+  onExit?: (server: RunningStreamingServer) => void;
+}
+
+export interface RunningStreamingServer {
+  /** `http://127.0.0.1:4000` */
+  url: string;
+  port: number;
+  dataDir: string;
+  config: StreamingConfig;
+  credentials: ResolvedCredentials;
+  module: StreamingModule;
+  /** Stops the source and the recorder, closes every viewer and the server. Idempotent. */
+  close(): Promise<void>;
+  /** Settles once closed (by close(), or by `streamer exit`). */
+  closed: Promise<void>;
+}
+
+export async function startStreamingServer(options: StartStreamingOptions = {}): Promise<RunningStreamingServer> {
+  const env = options.env ?? process.env;
+  const dataDir = options.dataDir ?? defaultDataDir(env);
+  const config: StreamingConfig = { ...defaultStreamingConfig(dataDir), ...options.config };
+  assertStreamingConfig(config);
+  const credentials = await resolveStreamCredentials(dataDir, { user: config.user, password: config.password }, env);
+  const licence = await LicenceState.open({ dataDir });
+  const openSource = options.openSource ?? openLiveSource;
+  const recorder: StreamRecorder = disabledRecorder;
+  const module = new StreamingModule({
+    config,
+    recorder,
+    openSource: () => (config.source === null ? Promise.reject(new StreamingError('ERR_STREAM_CONFIG_INVALID', 'no source configured')) : openSource(config.source)),
+  });
+  const host = options.host ?? DEFAULT_HOST;
+  let running: RunningStreamingServer | null = null;
+  const app = createStreamingApp(
+    {
+      config,
+      module,
+      recorder,
+      licence,
+      credentials,
+      viewer: await viewerFiles(),
+      onExit: () => (options.onExit ?? ((server) => void server.close()))(running as RunningStreamingServer),
+      videoPassThrough: () => true,
+      videoResolution: () => '',
+    },
+    { host, port: options.port ?? DEFAULT_STREAMING_PORT },
+  );
+  const requestedPort = options.port ?? DEFAULT_STREAMING_PORT;
+  try {
+    await app.listen({ host, port: requestedPort });
+  } catch (error) {
+    await app.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'EADDRINUSE' ? 'the port is in use (another klvscope stream?)' : (error as Error).message;
+    throw new StreamingError('ERR_LISTEN_FAILED', `cannot listen on ${host} port ${requestedPort}: ${reason}`, { host, port: requestedPort });
+  }
+  module.startStreaming();
+  const port = (app.server.address() as { port: number }).port;
+  let closing: Promise<void> | null = null;
+  let settle: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => (settle = resolve));
+  const close = (): Promise<void> => (closing ??= app.close().then(settle));
+  running = { url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, port, dataDir, config, credentials, module, close, closed };
+  return running;
+}
+
+/** The viewer built by `npm run build` (web/dist/viewer), found through its package; null when it is not built. */
+async function viewerFiles(): Promise<StaticFiles | null> {
+  let packageJson: string;
+  try {
+    packageJson = createRequire(import.meta.url).resolve('@klvscope/web/package.json');
+  } catch {
+    return null;
+  }
+  return loadStaticFiles(join(dirname(packageJson), 'dist', 'viewer'));
+}

@@ -1,0 +1,92 @@
+/**
+ * What the streaming module knows of a transport stream it passes on, from
+ * core's KLV-aware demuxer: the program's PMT, video and KLV PIDs (with their
+ * carriage, MISB ST 1402: stream_type 0x15 is synchronous, 0x06 with a KLVA
+ * registration asynchronous), and every decoded metadata packet as the
+ * viewer's JSON message. One analysis per source run: a new source, or the
+ * source reopened, starts a new one (the demuxer's clocks start again).
+ */
+import { createKlvAwareTsDemuxer, type Demuxer, type Observation, type PmtObservation, type StreamKlvMessage } from '@klvscope/core';
+import { frameKlvValues } from './frame-klv-values.js';
+
+/** ISO 13818-1 Table 2-34 video stream types, and those of later amendments. */
+const VIDEO_STREAM_TYPES: ReadonlyMap<number, string> = new Map([
+  [0x01, 'MPEG-1 video'],
+  [0x02, 'MPEG-2 video'],
+  [0x10, 'MPEG-4 video'],
+  [0x1b, 'H.264'],
+  [0x24, 'HEVC'],
+]);
+const SYNCHRONOUS_METADATA = 0x15;
+const PRIVATE_DATA = 0x06;
+
+export interface VideoStream {
+  pid: number;
+  streamType: number;
+  codec: string;
+}
+
+export class StreamAnalysis {
+  /** The first program's PMT PID, once a PAT was read. */
+  pmtPid: number | null = null;
+  /** The first video stream of the PMT, once a PMT was read. */
+  video: VideoStream | null = null;
+  /** KLV PIDs of the PMT with their carriage; empty before the PMT and when the source carries no KLV. */
+  readonly klvPids = new Map<number, 'sync' | 'async'>();
+  pmtSeen = false;
+  /** ST 0601 item 3 of the latest packet that carried it. */
+  missionId: string | null = null;
+  /** Metadata packets decoded since the last `takeKlvCount()`. */
+  private klvCount = 0;
+  private readonly demuxer: Demuxer;
+
+  constructor(private readonly onKlv: ((message: StreamKlvMessage) => void) | null) {
+    // Nothing reads klv-field here: the metadata packet has the same items.
+    this.demuxer = createKlvAwareTsDemuxer(this.observe, { klvFields: false });
+  }
+
+  push(bytes: Uint8Array): void {
+    this.demuxer.push(bytes);
+  }
+
+  /** The metadata packets decoded since the last call. */
+  takeKlvCount(): number {
+    const count = this.klvCount;
+    this.klvCount = 0;
+    return count;
+  }
+
+  private readonly observe = (observation: Observation): void => {
+    if (observation.kind === 'pat') {
+      this.pmtPid = observation.programs.find((program) => program.programNumber !== 0)?.pid ?? null;
+    } else if (observation.kind === 'pmt') {
+      if (this.pmtPid === null || observation.pid === this.pmtPid) this.readPmt(observation);
+    } else if (observation.kind === 'metadata-packet') {
+      this.klvCount++;
+      const values = frameKlvValues(observation.items);
+      if (values.missionId !== null && values.missionId.trim() !== '') this.missionId = values.missionId.trim();
+      this.onKlv?.({
+        type: 'klv',
+        pid: observation.pid,
+        carriage: this.klvPids.get(observation.pid) ?? 'async',
+        pts90kHz: observation.pts90kHz,
+        streamTime: observation.t,
+        standard: observation.standard,
+        checksumValid: observation.checksum === null ? null : observation.checksum.valid,
+        values,
+      });
+    }
+  };
+
+  private readPmt(pmt: PmtObservation): void {
+    this.pmtSeen = true;
+    const video = pmt.streams.find((stream) => VIDEO_STREAM_TYPES.has(stream.streamType));
+    this.video = video ? { pid: video.pid, streamType: video.streamType, codec: VIDEO_STREAM_TYPES.get(video.streamType) as string } : null;
+    this.klvPids.clear();
+    for (const stream of pmt.streams) {
+      const klva = stream.descriptors.some((descriptor) => descriptor.dataHex.includes('4b4c5641'));
+      if (stream.streamType === SYNCHRONOUS_METADATA && klva) this.klvPids.set(stream.pid, 'sync');
+      else if (stream.streamType === PRIVATE_DATA && klva) this.klvPids.set(stream.pid, 'async');
+    }
+  }
+}

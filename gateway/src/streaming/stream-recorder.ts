@@ -1,0 +1,25 @@
+/**
+ * What the streaming module needs of a recorder: it is given every packet
+ * the module passes on, and started and stopped by POST /command. States:
+ * `stopped` (initial; after `stop`), `running` (after `start`), `failed`
+ * (the file cannot be written: a full disk, a folder that is gone; the
+ * stream goes on, and `start` tries again). docs/streaming.md.
+ */
+import type { RecorderStatus } from '@klvscope/core';
+import { StreamingError } from './streaming-error.js';
+
+export interface StreamRecorder {
+  start(): Promise<RecorderStatus>;
+  stop(): Promise<RecorderStatus>;
+  /** Never throws, never waits: the streaming path calls it. */
+  write(bytes: Uint8Array): void;
+  status(): RecorderStatus;
+}
+
+/** The recorder of a module configured with `recorderEnabled: false`: always stopped, and `start` says why. */
+export const disabledRecorder: StreamRecorder = {
+  start: () => Promise.reject(new StreamingError('ERR_RECORDER_DISABLED', 'the recorder is disabled by the configuration (recorderEnabled: false)')),
+  stop: () => Promise.resolve(disabledRecorder.status()),
+  write: () => undefined,
+  status: () => ({ state: 'stopped', timeStarted: null, file: null, reason: null }),
+};

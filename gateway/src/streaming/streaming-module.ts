@@ -1,0 +1,243 @@
+/**
+ * The streaming module's engine, apart from HTTP: it reads the source, tells
+ * its state (starting, receiving, silent, failed, stopped), analyses the
+ * stream (PIDs, KLV, mission), passes it to the viewers and the recorder,
+ * and counts what it passes. A source that cannot be opened, or that ends,
+ * is opened again after `retryMs`; a UDP source that goes silent stays open
+ * and is picked up again as soon as data returns, with the viewers starting
+ * over at the next random access point (the sender's clocks may have
+ * started again).
+ */
+import { TS_PACKET_SIZE, TS_SYNC_BYTE, type RecorderStatus, type SourceState, type SourceStatus, type StreamKlvMessage, type StreamStatusMessage } from '@klvscope/core';
+import type { LiveChunk, LiveSource } from '@klvscope/adapters';
+import type { WebSocket } from 'ws';
+import { StreamAnalysis } from './stream-analysis.js';
+import type { StreamingConfig } from './streaming-config.js';
+import { CLOSE_TRY_LATER, ViewerFanout } from './viewer-fanout.js';
+import type { StreamRecorder } from './stream-recorder.js';
+
+export interface StreamingModuleOptions {
+  config: StreamingConfig;
+  /** Opens the configured source (or the demo); called again for every retry. */
+  openSource: () => Promise<LiveSource>;
+  recorder: StreamRecorder;
+  /** Why the viewers get no picture whatever the source, or null (e.g. no ffmpeg for a codec the browser cannot play). */
+  noPictureReason?: (analysis: StreamAnalysis) => string | null;
+}
+
+const STATUS_INTERVAL_MS = 1_000;
+const SILENCE_CHECK_MS = 250;
+
+export class StreamingModule {
+  private readonly config: StreamingConfig;
+  private readonly fanout: ViewerFanout;
+  private analysis = new StreamAnalysis(null);
+  private source: LiveSource | null = null;
+  private running: Promise<void> | null = null;
+  private wantStreaming = false;
+  private sourceStatus: SourceStatus = { state: 'stopped', message: null, since: new Date().toISOString() };
+  private lastChunkAt = 0;
+  /** Bytes and metadata packets of the second under way, and the rates of the last whole second. */
+  private bytesThisSecond = 0;
+  private bitrateBps = 0;
+  private klvRateHz = 0;
+  /** Bytes of a packet split across chunks (a source that does not deliver whole packets). */
+  private readonly carry = new Uint8Array(TS_PACKET_SIZE);
+  private carried = 0;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private retryWake: (() => void) | null = null;
+
+  constructor(private readonly options: StreamingModuleOptions) {
+    this.config = options.config;
+    this.fanout = new ViewerFanout(() => this.analysis, {
+      maxBufferedBytes: this.config.maxViewerBufferBytes,
+      hello: () => ({ noPictureReason: this.noPictureReason(), mapTileUrl: this.config.mapTileUrl }),
+    });
+    this.timers.push(setInterval(() => this.everySecond(), STATUS_INTERVAL_MS), setInterval(() => this.checkSilence(), SILENCE_CHECK_MS));
+    for (const timer of this.timers) timer.unref();
+  }
+
+  get streaming(): boolean {
+    return this.wantStreaming;
+  }
+
+  get viewerCount(): number {
+    return this.fanout.count;
+  }
+
+  get droppedViewers(): number {
+    return this.fanout.dropped;
+  }
+
+  /** The stream's facts as far as known (PIDs, KLV, mission). */
+  get facts(): StreamAnalysis {
+    return this.analysis;
+  }
+
+  get sourceStatusNow(): SourceStatus {
+    return this.sourceStatus;
+  }
+
+  get rates(): { bitrateBps: number; klvRateHz: number } {
+    return { bitrateBps: this.bitrateBps, klvRateHz: this.klvRateHz };
+  }
+
+  /** The mission name: configured, else the KLV's Mission ID, else ''. */
+  missionName(): string {
+    return this.config.missionName ?? this.analysis.missionId ?? '';
+  }
+
+  /** `streamer start`: opens the source (again) unless it runs. */
+  startStreaming(): void {
+    if (this.wantStreaming) return;
+    this.wantStreaming = true;
+    this.running = this.run();
+  }
+
+  /** `streamer stop`: closes the source; viewers stay connected and get the stream again on `start`. */
+  async stopStreaming(): Promise<void> {
+    this.wantStreaming = false;
+    this.retryWake?.();
+    await this.source?.close();
+    await this.running;
+    this.running = null;
+    this.setSource('stopped', null);
+  }
+
+  /** A viewer's WebSocket: refused (close 1013) past the viewer limit. */
+  addViewer(socket: WebSocket): void {
+    if (this.fanout.count >= this.config.concurrentClients) {
+      socket.close(CLOSE_TRY_LATER, `the viewer limit of ${this.config.concurrentClients} is reached: try again later`);
+      return;
+    }
+    this.fanout.add(socket);
+  }
+
+  status(recorder: RecorderStatus): StreamStatusMessage {
+    return {
+      type: 'status',
+      activeConnections: this.fanout.count,
+      concurrentClients: this.config.concurrentClients,
+      bitrateBps: this.bitrateBps,
+      klvRateHz: this.klvRateHz,
+      streaming: this.wantStreaming,
+      source: this.sourceStatus,
+      recorder,
+      missionName: this.missionName(),
+      videoResolution: '',
+    };
+  }
+
+  noPictureReason(): string | null {
+    if (this.analysis.pmtSeen && this.analysis.video === null) return 'the source carries no video stream';
+    return this.options.noPictureReason?.(this.analysis) ?? null;
+  }
+
+  /** Stops the source and the timers and closes every viewer. */
+  async close(): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer);
+    await this.stopStreaming();
+    this.fanout.closeAll(1001, 'the streaming module stops');
+  }
+
+  private async run(): Promise<void> {
+    while (this.wantStreaming) {
+      this.setSource('starting', null);
+      let source: LiveSource;
+      try {
+        source = await this.options.openSource();
+      } catch (error) {
+        this.setSource('failed', `the source cannot be opened: ${(error as Error).message}`);
+        await this.retryPause();
+        continue;
+      }
+      if (!this.wantStreaming) {
+        await source.close();
+        break;
+      }
+      this.source = source;
+      this.newRun();
+      try {
+        for await (const chunk of source) this.take(chunk);
+        if (this.wantStreaming) this.setSource('failed', 'the source ended');
+      } catch (error) {
+        if (this.wantStreaming) this.setSource('failed', `the source failed: ${(error as Error).message}`);
+      } finally {
+        this.source = null;
+        await source.close();
+      }
+      if (this.wantStreaming) await this.retryPause();
+    }
+  }
+
+  /** A new stream: a new analysis (its clocks start again) and the viewers wait for a random access point of it. */
+  private newRun(): void {
+    this.analysis = new StreamAnalysis(this.onKlv);
+    this.carried = 0;
+    this.fanout.restart();
+    this.lastChunkAt = performance.now();
+  }
+
+  private take(chunk: LiveChunk): void {
+    if (this.sourceStatus.state !== 'receiving') {
+      // Data back after silence: the sender may have started again with new clocks.
+      if (this.sourceStatus.state === 'silent') this.newRun();
+      this.setSource('receiving', null);
+    }
+    this.lastChunkAt = performance.now();
+    const { bytes } = chunk;
+    this.bytesThisSecond += bytes.length;
+    const packets = this.carried === 0 && bytes.length % TS_PACKET_SIZE === 0 && bytes[0] === TS_SYNC_BYTE ? bytes : this.realign(bytes);
+    if (packets.length === 0) return;
+    this.analysis.push(packets);
+    this.options.recorder.write(packets);
+    this.fanout.pushPackets(packets);
+  }
+
+  /** Whole packets out of chunks that split them: the carried start of one plus this chunk, up to its last whole packet. */
+  private realign(bytes: Uint8Array): Uint8Array {
+    const total = this.carried + bytes.length;
+    const whole = total - (total % TS_PACKET_SIZE);
+    const out = new Uint8Array(whole);
+    out.set(this.carry.subarray(0, this.carried));
+    out.set(bytes.subarray(0, whole - this.carried), this.carried);
+    const rest = bytes.subarray(whole - this.carried);
+    this.carry.set(rest);
+    this.carried = rest.length;
+    return out;
+  }
+
+  private readonly onKlv = (message: StreamKlvMessage): void => {
+    this.fanout.pushMessage(message);
+  };
+
+  private everySecond(): void {
+    this.bitrateBps = this.bytesThisSecond * 8;
+    this.bytesThisSecond = 0;
+    this.klvRateHz = this.analysis.takeKlvCount();
+    this.fanout.pushMessage(this.status(this.options.recorder.status()));
+  }
+
+  private checkSilence(): void {
+    if (this.sourceStatus.state !== 'receiving') return;
+    const silentMs = performance.now() - this.lastChunkAt;
+    if (silentMs >= this.config.silenceMs) this.setSource('silent', `no data from the source for ${(silentMs / 1000).toFixed(1)} s`);
+  }
+
+  private setSource(state: SourceState, message: string | null): void {
+    if (state === this.sourceStatus.state && message === this.sourceStatus.message) return;
+    this.sourceStatus = { state, message, since: new Date().toISOString() };
+  }
+
+  /** Waits `retryMs`, or less when streaming is stopped meanwhile. */
+  private retryPause(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.retryWake?.(), this.config.retryMs);
+      this.retryWake = () => {
+        clearTimeout(timer);
+        this.retryWake = null;
+        resolve();
+      };
+    });
+  }
+}

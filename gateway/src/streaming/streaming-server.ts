@@ -1,0 +1,177 @@
+/**
+ * The streaming module's HTTP surface (spec/streaming-module.md, default port
+ * 4000, loopback unless a host is given): GET /info, GET /recorderState,
+ * POST /command (HTTP Basic), the viewer's static files at `/`, the poster,
+ * and one WebSocket per viewer at /stream. Every error is the project's one
+ * JSON body. docs/streaming.md has every decision the spec leaves open.
+ */
+import { createServer, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { fastify, LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { WebSocketServer } from 'ws';
+import * as z from 'zod/mini';
+import { APP_VERSION } from '../app-version.js';
+import { answerClientError } from '../inspection/client-error.js';
+import { installErrorHandling, sendError } from '../inspection/error-response.js';
+import { installHostHeaderGuard } from '../inspection/host-header-guard.js';
+import { DEFAULT_HOST, isLoopbackHost } from '../inspection/loopback-host.js';
+import { parseRouteInput } from '../inspection/request-validation.js';
+import type { LicenceState } from '../licence/index.js';
+import { credentialsMatch, credentialsOfHeader, type Credentials } from './basic-credentials.js';
+import { POSTER_FILE_NAME, POSTER_SVG } from './poster.js';
+import type { StreamRecorder } from './stream-recorder.js';
+import type { StreamingConfig } from './streaming-config.js';
+import { StreamingError } from './streaming-error.js';
+import type { StreamingModule } from './streaming-module.js';
+import type { StaticFiles } from './static-files.js';
+
+/** Commands are a few dozen bytes. */
+const BODY_LIMIT_BYTES = 16 * 1024;
+export const STREAM_SOCKET_PATH = '/stream';
+/** RFC 7235 4.1: the challenge a 401 carries. */
+const CHALLENGE = 'Basic realm="klvscope streaming module", charset="UTF-8"';
+
+const commandSchema = z.object({
+  service: z.enum(['streamer', 'recorder']),
+  command: z.enum(['start', 'stop', 'exit']),
+  params: z.optional(z.string()),
+});
+
+export interface StreamingServerParts {
+  config: StreamingConfig;
+  module: StreamingModule;
+  recorder: StreamRecorder;
+  licence: LicenceState;
+  credentials: Credentials;
+  /** The viewer's files (web/dist/viewer), or null when they are not built. */
+  viewer: StaticFiles | null;
+  /** `streamer exit`: called after the answer has gone out. */
+  onExit: () => void;
+  /** Whether the effective video passes through untouched. */
+  videoPassThrough: () => boolean;
+  /** The source's video resolution `WIDTHxHEIGHT`, or '' while unknown. */
+  videoResolution: () => string;
+}
+
+export interface StreamingServerOptions {
+  host?: string;
+  port: number;
+}
+
+/** The Info object of GET /info: the spec's fields, then ours (docs/streaming.md). */
+export function streamInfo(parts: StreamingServerParts): Record<string, unknown> {
+  const { config, module, licence } = parts;
+  const facts = module.facts;
+  const status = licence.licenceStatus();
+  return {
+    activeConnections: module.viewerCount,
+    channelName: config.channelName,
+    concurrentClients: config.concurrentClients,
+    demo: status.mode === 'demo',
+    demoExpired: status.status === 'expired',
+    missionName: module.missionName(),
+    noKlv: facts.pmtSeen && facts.klvPids.size === 0,
+    nodeInfo: licence.nodeId,
+    poster: POSTER_FILE_NAME,
+    recorderEnabled: config.recorderEnabled,
+    url: config.source ?? DEMO_SOURCE_URL,
+    useCapture: false,
+    version: APP_VERSION,
+    videoBitrate: config.videoBitrate,
+    videoPassThrough: parts.videoPassThrough(),
+    videoResolution: parts.videoResolution(),
+    streaming: module.streaming,
+    source: module.sourceStatusNow,
+    videoCodec: facts.video?.codec ?? null,
+    klvPids: [...facts.klvPids].map(([pid, carriage]) => ({ pid, carriage })),
+    bitrateBps: module.rates.bitrateBps,
+    klvRateHz: module.rates.klvRateHz,
+    noPictureReason: module.noPictureReason(),
+  };
+}
+
+/** What /info says the source is when none is configured. */
+export const DEMO_SOURCE_URL = 'demo://built-in';
+
+export function createStreamingApp(parts: StreamingServerParts, options: StreamingServerOptions): FastifyInstance {
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const app = fastify({
+    bodyLimit: BODY_LIMIT_BYTES,
+    logger: { level: 'warn', stream: process.stderr },
+    logController: new LogController({ disableRequestLogging: true }),
+    frameworkErrors: (error, request, reply) => {
+      sendError(error, request, reply);
+    },
+    clientErrorHandler: answerClientError,
+    serverFactory: (handler) => {
+      const server = createServer(handler);
+      server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => upgrade(request, socket, head));
+      return server;
+    },
+  });
+
+  function upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const path = (request.url ?? '').split('?')[0];
+    if (path !== STREAM_SOCKET_PATH) {
+      socket.end('HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"error":{"code":"ERR_ROUTE_NOT_FOUND","message":"WebSocket only at /stream"}}');
+      return;
+    }
+    sockets.handleUpgrade(request, socket, head, (ws) => parts.module.addViewer(ws));
+  }
+
+  // On loopback, a page of another site re-pointed at 127.0.0.1 (DNS rebinding) is refused by its Host header; a module bound to a network address answers any name.
+  if (isLoopbackHost(options.host ?? DEFAULT_HOST)) installHostHeaderGuard(app);
+  installErrorHandling(app);
+
+  app.get('/info', () => streamInfo(parts));
+  app.get('/recorderState', () => parts.recorder.status());
+  app.post('/command', async (request, reply) => {
+    authenticate(request, reply, parts.credentials);
+    const { body } = parseRouteInput({ body: commandSchema }, request) as { body: z.output<typeof commandSchema> };
+    return runCommand(parts, body, reply);
+  });
+  app.get(`/${POSTER_FILE_NAME}`, (_request, reply) => reply.type('image/svg+xml').header('cache-control', 'no-cache').send(POSTER_SVG));
+  app.get('/*', (request, reply) => serveViewerFile(parts.viewer, request, reply));
+  app.addHook('preClose', async () => {
+    for (const client of sockets.clients) client.terminate();
+    await parts.module.close();
+  });
+  return app;
+}
+
+/** 401 with a challenge for a missing or wrong Authorization header. */
+function authenticate(request: FastifyRequest, reply: FastifyReply, expected: Credentials): void {
+  const given = credentialsOfHeader(request.headers.authorization);
+  if (given !== null && credentialsMatch(given, expected)) return;
+  void reply.header('www-authenticate', CHALLENGE);
+  if (given === null) throw new StreamingError('ERR_CREDENTIALS_MISSING', "POST /command needs an Authorization header: 'Basic base64(user:password)' or 'Basic USER PASSWORD'");
+  throw new StreamingError('ERR_CREDENTIALS_WRONG', 'the user or password is wrong');
+}
+
+async function runCommand(parts: StreamingServerParts, body: z.output<typeof commandSchema>, reply: FastifyReply): Promise<unknown> {
+  const { module, recorder } = parts;
+  if (body.service === 'streamer') {
+    if (body.command === 'start') module.startStreaming();
+    else if (body.command === 'stop') await module.stopStreaming();
+    else {
+      // The answer first, then the module ends.
+      reply.raw.once('finish', () => parts.onExit());
+      return { service: 'streamer', streaming: module.streaming, exiting: true };
+    }
+    return { service: 'streamer', streaming: module.streaming, source: module.sourceStatusNow };
+  }
+  if (body.command === 'exit') {
+    throw new StreamingError('ERR_COMMAND_UNKNOWN', "'exit' goes with the service 'streamer' only (the combinations: streamer start|stop|exit, recorder start|stop)", { service: body.service, command: body.command });
+  }
+  return body.command === 'start' ? recorder.start() : recorder.stop();
+}
+
+function serveViewerFile(viewer: StaticFiles | null, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const path = request.url.split('?')[0];
+  if (viewer === null) {
+    throw new StreamingError('ERR_VIEWER_NOT_BUILT', "the viewer is not built: run 'npm run build' (it makes web/dist/viewer)");
+  }
+  const file = viewer.get(path === '/' ? '/index.html' : path);
+  if (file === undefined) return reply.code(404).send({ error: { code: 'ERR_ROUTE_NOT_FOUND', message: `no file ${path}` } });
+  return reply.type(file.contentType).header('cache-control', 'no-cache').send(file.bytes);
+}
