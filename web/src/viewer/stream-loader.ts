@@ -36,6 +36,8 @@ export function streamLoaderFor(handlers: StreamSocketHandlers): mpegts.CustomLo
         this._status = mpegts.LoaderStatus.kBuffering;
       };
       socket.onmessage = (event: MessageEvent<ArrayBuffer | string>) => {
+        // Messages already queued when the player let go of this socket.
+        if (this.socket !== socket) return;
         if (typeof event.data === 'string') {
           handlers.onMessage(JSON.parse(event.data) as StreamMessage, performance.now());
           return;

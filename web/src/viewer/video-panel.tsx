@@ -22,13 +22,15 @@ export interface PresentedFrame {
 
 export interface VideoPanelProps {
   socketUrl: string;
+  /** A new value makes a new player on a new socket. */
+  connection: number;
   posterUrl: string | null;
   notice: string | null;
   handlers: StreamSocketHandlers;
   onFrame: (frame: PresentedFrame) => void;
 }
 
-export function VideoPanel({ socketUrl, posterUrl, notice, handlers, onFrame }: VideoPanelProps) {
+export function VideoPanel({ socketUrl, connection, posterUrl, notice, handlers, onFrame }: VideoPanelProps) {
   const videoRef = useRef<HTMLVideoElement>(null);
   // The player lives as long as the panel; it calls whatever handlers the latest render gave.
   const latest = useRef({ handlers, onFrame });
@@ -73,7 +75,7 @@ export function VideoPanel({ socketUrl, posterUrl, notice, handlers, onFrame }: 
       video.cancelVideoFrameCallback(callbackId);
       player.destroy();
     };
-  }, [socketUrl]);
+  }, [socketUrl, connection]);
 
   return (
     <section class="video-panel">

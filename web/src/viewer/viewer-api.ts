@@ -77,7 +77,9 @@ export function sendCommand(service: CommandService, command: CommandName, crede
 async function requestJson<T>(path: string, init: RequestInit): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(path, { ...init, cache: 'no-store' });
+    // credentials 'omit': a 401 with a Basic challenge then comes back to the page (Fetch: HTTP-network-or-cache fetch)
+    // instead of opening the browser's own login prompt; the Authorization header the page sets is sent all the same.
+    response = await fetch(path, { ...init, cache: 'no-store', credentials: 'omit' });
   } catch (error) {
     throw new ViewerApiError(0, 'NETWORK', `The module did not answer ${path}: ${String(error)}`);
   }

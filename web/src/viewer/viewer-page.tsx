@@ -21,6 +21,22 @@ import type { ViewerProbe } from './viewer-probe.js';
 /** WebSocket close code (RFC 6455 7.4.1) the module uses when the viewer limit is reached. */
 const CLOSE_TRY_LATER = 1013;
 
+/** The frame on screen, on the connection's unwrapped PTS line. */
+interface ShownFrame {
+  mediaTimeS: number;
+  pts90kHz: number;
+  /** When its bytes arrived (estimated: shown time less the buffer ahead of it). */
+  arrivedMs: number;
+}
+
+/** Per connection (hello): the KLV buffer, the media time to PTS mapping (from the first frame), the frame on screen. */
+interface StreamTiming {
+  buffer: KlvFrameBuffer;
+  mapping: MediaTimeMapping | null;
+  startPts90kHz: number;
+  shown: ShownFrame | null;
+}
+
 interface FrameView {
   pts90kHz: number;
   klv: StreamKlvMessage | null;
@@ -41,9 +57,11 @@ export function ViewerPage({ probe }: ViewerPageProps) {
   const [closed, setClosed] = useState<{ code: number; reason: string } | null>(null);
   const [frame, setFrame] = useState<FrameView | null>(null);
   const [trackVersion, setTrackVersion] = useState(0);
+  const [connection, setConnection] = useState(0);
   const track = useMemo(() => new TrackLog(), []);
   // Per stream start (hello): the KLV buffer and the media time to PTS mapping.
-  const timing = useRef<{ buffer: KlvFrameBuffer; mapping: MediaTimeMapping | null; startPts90kHz: number } | null>(null);
+  const helloSeen = useRef(false);
+  const timing = useRef<StreamTiming | null>(null);
 
   useEffect(() => {
     fetchInfo().then(setInfo, (error: Error) => setInfoError(error.message));
@@ -52,12 +70,32 @@ export function ViewerPage({ probe }: ViewerPageProps) {
 
   const onMessage = useCallback((message: StreamMessage, arrivedMs: number) => {
     if (message.type === 'hello') {
+      if (helloSeen.current) {
+        // A second hello: the source's clocks started again (a looped file, a restarted encoder). mpegts.js would carry
+        // its time line on across the jump, which no longer maps to PTS: a new player on a new socket starts at 0 again.
+        timing.current = null;
+        helloSeen.current = false;
+        setConnection((count) => count + 1);
+        return;
+      }
+      helloSeen.current = true;
       probe.hello = message;
+      probe.connections++;
       setHello(message);
-      timing.current = message.startPts90kHz === null ? null : { buffer: new KlvFrameBuffer(message.startPts90kHz), mapping: null, startPts90kHz: message.startPts90kHz };
+      timing.current =
+        message.startPts90kHz === null ? null : { buffer: new KlvFrameBuffer(message.startPts90kHz), mapping: null, startPts90kHz: message.startPts90kHz, shown: null };
     } else if (message.type === 'klv') {
       probe.klvReceived++;
-      timing.current?.buffer.add(message, arrivedMs);
+      if (message.pts90kHz !== null) {
+        probe.firstKlvPts90kHz ??= message.pts90kHz;
+        probe.lastKlvPts90kHz = message.pts90kHz;
+      }
+      const current = timing.current;
+      if (current !== null) {
+        current.buffer.add(message, arrivedMs);
+        // The muxer may put a frame's metadata after the frame's bytes: a late packet can be the one for the frame on screen.
+        if (current.shown !== null) showFrame(current.shown);
+      }
       track.add(message.values);
       setTrackVersion((version) => version + 1);
     } else {
@@ -71,18 +109,30 @@ export function ViewerPage({ probe }: ViewerPageProps) {
     setClosed({ code, reason });
   }, []);
 
+  /** Picks the packet of the frame on screen and shows it; again when a packet comes in after its frame was shown. */
+  const showFrame = useCallback((shown: ShownFrame) => {
+    const found = timing.current?.buffer.forFrame(shown.pts90kHz, shown.arrivedMs) ?? null;
+    const klv = found?.entry.message ?? null;
+    const exact = found?.exact ?? false;
+    const pts90kHz = wrapPts(shown.pts90kHz);
+    const changed = probe.lastFrame?.mediaTime !== shown.mediaTimeS || probe.panelKlv !== klv;
+    probe.lastFrame = { mediaTime: shown.mediaTimeS, pts90kHz, klvPts90kHz: klv?.pts90kHz ?? null, exact };
+    probe.panelKlv = klv;
+    if (changed) setFrame({ pts90kHz, klv, exact });
+  }, []);
+
   const onFrame = useCallback((presented: PresentedFrame) => {
     probe.framesShown++;
     const current = timing.current;
     if (current === null) return;
     current.mapping ??= new MediaTimeMapping(current.startPts90kHz, presented.firstFrameMediaTimeS);
     probe.firstFrameMediaTime = presented.firstFrameMediaTimeS;
-    const framePts = current.mapping.ptsAt(presented.mediaTimeS);
-    const found = current.buffer.forFrame(framePts, presented.shownAtMs - presented.bufferedAheadS * 1000);
-    const klv = found?.entry.message ?? null;
-    probe.lastFrame = { mediaTime: presented.mediaTimeS, pts90kHz: wrapPts(framePts), klvPts90kHz: klv?.pts90kHz ?? null, exact: found?.exact ?? false };
-    probe.panelKlv = klv;
-    setFrame({ pts90kHz: wrapPts(framePts), klv, exact: found?.exact ?? false });
+    current.shown = {
+      mediaTimeS: presented.mediaTimeS,
+      pts90kHz: current.mapping.ptsAt(presented.mediaTimeS),
+      arrivedMs: presented.shownAtMs - presented.bufferedAheadS * 1000,
+    };
+    showFrame(current.shown);
   }, []);
 
   const onDrawn = useCallback((platformPoints: number, frameCentrePoints: number) => {
@@ -103,7 +153,7 @@ export function ViewerPage({ probe }: ViewerPageProps) {
       </header>
       <StatusLine info={info} status={status} recorder={recorder} />
       <div class="panels">
-        <VideoPanel socketUrl={socketUrl} posterUrl={info?.poster ? 'poster' : null} notice={notice} handlers={handlers} onFrame={onFrame} />
+        <VideoPanel socketUrl={socketUrl} connection={connection} posterUrl={info?.poster ? encodeURI(info.poster) : null} notice={notice} handlers={handlers} onFrame={onFrame} />
         <KlvPanel klv={frame?.klv ?? null} exact={frame?.exact ?? false} framePts90kHz={frame?.pts90kHz ?? null} />
         <TrackMap track={track} trackVersion={trackVersion} current={frame?.klv?.values ?? null} tileUrl={hello?.mapTileUrl ?? null} onDrawn={onDrawn} />
       </div>

@@ -17,7 +17,10 @@ export interface ProbeFrame {
 }
 
 export interface ViewerProbe {
+  /** The hello of the current connection. */
   hello: StreamHelloMessage | null;
+  /** Connections that got a hello: more than one after the source's clocks started again. */
+  connections: number;
   /** Frames presented since the stream started (requestVideoFrameCallback calls). */
   framesShown: number;
   /** Media time of the first frame: where mpegts.js's time line puts the first access unit. */
@@ -25,8 +28,10 @@ export interface ViewerProbe {
   lastFrame: ProbeFrame | null;
   /** The packet whose values the panel shows. */
   panelKlv: StreamKlvMessage | null;
-  /** Metadata messages received over the socket. */
+  /** Metadata messages received over the socket, and the PTS of the first and the latest (null: none had one). */
   klvReceived: number;
+  firstKlvPts90kHz: number | null;
+  lastKlvPts90kHz: number | null;
   /** Points of the platform track on the map, and of the frame-centre track. */
   trackPointCount: number;
   frameCentrePointCount: number;
@@ -37,11 +42,14 @@ export interface ViewerProbe {
 export function emptyProbe(): ViewerProbe {
   return {
     hello: null,
+    connections: 0,
     framesShown: 0,
     firstFrameMediaTime: null,
     lastFrame: null,
     panelKlv: null,
     klvReceived: 0,
+    firstKlvPts90kHz: null,
+    lastKlvPts90kHz: null,
     trackPointCount: 0,
     frameCentrePointCount: 0,
     closed: null,
