@@ -4,14 +4,11 @@
  * keeps every time stamp as a plain number that goes on past 2^33, placed
  * next to a reference it is close to, and wraps it back only to show it.
  */
-const PTS_MODULUS = 2 ** 33;
+import { PTS_MODULUS, ptsDelta90kHz } from '@klvscope/core/browser';
 
 /** `pts` (33 bits) moved by whole wraps to lie within half a wrap of `reference` (unwrapped). */
 export function unwrapPts(pts90kHz: number, reference90kHz: number): number {
-  let delta = (pts90kHz - reference90kHz) % PTS_MODULUS;
-  if (delta < 0) delta += PTS_MODULUS;
-  if (delta >= PTS_MODULUS / 2) delta -= PTS_MODULUS;
-  return reference90kHz + delta;
+  return reference90kHz + ptsDelta90kHz(reference90kHz, pts90kHz);
 }
 
 /** An unwrapped time stamp back to its 33-bit PTS. */

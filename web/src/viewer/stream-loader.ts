@@ -11,6 +11,8 @@ import mpegts from 'mpegts.js';
 
 export interface StreamSocketHandlers {
   onMessage: (message: StreamMessage, arrivedMs: number) => void;
+  /** TS bytes as they arrive, before mpegts.js gets them. */
+  onBytes: (chunk: Uint8Array) => void;
   /** The socket closed without the player asking: the server's close code and reason (1013: the viewer limit). */
   onClose: (code: number, reason: string) => void;
 }
@@ -42,6 +44,7 @@ export function streamLoaderFor(handlers: StreamSocketHandlers): mpegts.CustomLo
           handlers.onMessage(JSON.parse(event.data) as StreamMessage, performance.now());
           return;
         }
+        handlers.onBytes(new Uint8Array(event.data));
         const start = this.receivedBytes;
         this.receivedBytes += event.data.byteLength;
         this.onDataArrival(event.data, start, this.receivedBytes);

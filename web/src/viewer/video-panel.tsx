@@ -9,6 +9,9 @@ import mpegts from 'mpegts.js';
 import { useEffect, useRef } from 'preact/hooks';
 import { streamLoaderFor, type StreamSocketHandlers } from './stream-loader.js';
 
+/** Video buffered before playing starts, seconds. */
+const START_BUFFER_S = 0.5;
+
 export interface PresentedFrame {
   /** The frame's media time, seconds. */
   mediaTimeS: number;
@@ -41,6 +44,7 @@ export function VideoPanel({ socketUrl, connection, posterUrl, notice, handlers,
     if (!video) return;
     const loader = streamLoaderFor({
       onMessage: (message, arrivedMs) => latest.current.handlers.onMessage(message, arrivedMs),
+      onBytes: (chunk) => latest.current.handlers.onBytes(chunk),
       onClose: (code, reason) => latest.current.handlers.onClose(code, reason),
     });
     const player = mpegts.createPlayer(
@@ -59,7 +63,14 @@ export function VideoPanel({ socketUrl, connection, posterUrl, notice, handlers,
     );
     player.attachMediaElement(video);
     player.load();
-    video.play().catch(() => undefined);
+    // Start with some video buffered: a frame's metadata may come after the frame's bytes (the muxer's order, and the
+    // module sends a packet once decoded), and should be there when the frame is shown. Latency chasing keeps it low after.
+    const startWhenBuffered = window.setInterval(() => {
+      const buffered = video.buffered;
+      if (buffered.length === 0 || buffered.end(buffered.length - 1) - video.currentTime < START_BUFFER_S) return;
+      window.clearInterval(startWhenBuffered);
+      video.play().catch(() => undefined);
+    }, 50);
 
     let firstFrameMediaTimeS: number | null = null;
     let callbackId = 0;
@@ -72,6 +83,7 @@ export function VideoPanel({ socketUrl, connection, posterUrl, notice, handlers,
     };
     callbackId = video.requestVideoFrameCallback(onVideoFrame);
     return () => {
+      window.clearInterval(startWhenBuffered);
       video.cancelVideoFrameCallback(callbackId);
       player.destroy();
     };
@@ -79,7 +91,7 @@ export function VideoPanel({ socketUrl, connection, posterUrl, notice, handlers,
 
   return (
     <section class="video-panel">
-      <video ref={videoRef} muted autoplay playsInline poster={posterUrl ?? undefined} />
+      <video ref={videoRef} muted playsInline poster={posterUrl ?? undefined} />
       {notice !== null && <p class="video-notice">{notice}</p>}
     </section>
   );

@@ -7,6 +7,7 @@
  */
 import type { RecorderStatus, StreamHelloMessage, StreamKlvMessage, StreamMessage, StreamStatusMessage } from '@klvscope/core/browser';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { ClockJumpWatch } from './clock-jump-watch.js';
 import { KlvFrameBuffer } from './klv-frame-buffer.js';
 import { KlvPanel } from './klv-panel.js';
 import { MediaTimeMapping, wrapPts } from './pts-clock.js';
@@ -35,6 +36,8 @@ interface StreamTiming {
   mapping: MediaTimeMapping | null;
   startPts90kHz: number;
   shown: ShownFrame | null;
+  /** Null when the stream has no video. */
+  clockJumps: ClockJumpWatch | null;
 }
 
 interface FrameView {
@@ -63,6 +66,16 @@ export function ViewerPage({ probe }: ViewerPageProps) {
   const helloSeen = useRef(false);
   const timing = useRef<StreamTiming | null>(null);
 
+  /**
+   * The source's clocks started again (a looped file, a restarted encoder): mpegts.js would carry its time line on
+   * across the jump, which then no longer maps to PTS. A new player on a new socket starts at media time 0 again.
+   */
+  const restartPlayer = useCallback(() => {
+    timing.current = null;
+    helloSeen.current = false;
+    setConnection((count) => count + 1);
+  }, []);
+
   useEffect(() => {
     fetchInfo().then(setInfo, (error: Error) => setInfoError(error.message));
     fetchRecorderState().then(setRecorder, () => undefined);
@@ -70,20 +83,26 @@ export function ViewerPage({ probe }: ViewerPageProps) {
 
   const onMessage = useCallback((message: StreamMessage, arrivedMs: number) => {
     if (message.type === 'hello') {
+      // A second hello: the module started this viewer over (its source's clocks started again).
       if (helloSeen.current) {
-        // A second hello: the source's clocks started again (a looped file, a restarted encoder). mpegts.js would carry
-        // its time line on across the jump, which no longer maps to PTS: a new player on a new socket starts at 0 again.
-        timing.current = null;
-        helloSeen.current = false;
-        setConnection((count) => count + 1);
+        restartPlayer();
         return;
       }
       helloSeen.current = true;
       probe.hello = message;
       probe.connections++;
       setHello(message);
+      const start = message.startPts90kHz;
       timing.current =
-        message.startPts90kHz === null ? null : { buffer: new KlvFrameBuffer(message.startPts90kHz), mapping: null, startPts90kHz: message.startPts90kHz, shown: null };
+        start === null
+          ? null
+          : {
+              buffer: new KlvFrameBuffer(start),
+              mapping: null,
+              startPts90kHz: start,
+              shown: null,
+              clockJumps: message.videoPid === null ? null : new ClockJumpWatch(message.videoPid, start),
+            };
     } else if (message.type === 'klv') {
       probe.klvReceived++;
       if (message.pts90kHz !== null) {
@@ -102,6 +121,10 @@ export function ViewerPage({ probe }: ViewerPageProps) {
       setStatus(message);
       setRecorder(message.recorder);
     }
+  }, []);
+
+  const onBytes = useCallback((chunk: Uint8Array) => {
+    if (timing.current?.clockJumps?.push(chunk)) restartPlayer();
   }, []);
 
   const onClose = useCallback((code: number, reason: string) => {
@@ -141,7 +164,7 @@ export function ViewerPage({ probe }: ViewerPageProps) {
   }, []);
 
   const socketUrl = useMemo(() => streamSocketUrl(window.location), []);
-  const handlers = useMemo(() => ({ onMessage, onClose }), [onMessage, onClose]);
+  const handlers = useMemo(() => ({ onMessage, onBytes, onClose }), [onMessage, onBytes, onClose]);
   const notice = noticeOf(closed, hello, status, infoError);
 
   return (
