@@ -9,3 +9,5 @@ export { openUdpSource, type UdpSource, type UdpSourceOptions } from './udp.js';
 export { wrapRtp, type RtpHeaderFields } from './rtp.js';
 export { MAX_PACKETS_PER_DATAGRAM, replayFile, type PacketInput, type ReplayOptions, type ReplayProgress, type ReplayStats } from './replay.js';
 export { openFileSource, openPacedTsSource, type PacedTsSourceOptions } from './paced-ts-source.js';
+export { TsRecorder, type TsRecorderOptions, type TsRecorderStats } from './recorder.js';
+export { recordingFileName, type RecordingFileNameParts } from './recording-file-name.js';

@@ -104,7 +104,7 @@ export interface PacketInput {
   /** Bytes in one pass, for progress; Infinity for an endless input. */
   totalBytes: number;
   layout: PacketLayout;
-  chunks(signal: AbortSignal | undefined): AsyncIterable<{ offset: number; bytes: Uint8Array }>;
+  chunks(signal: AbortSignal | undefined): AsyncIterable<{ offset: number; bytes: Uint8Array }> | Iterable<{ offset: number; bytes: Uint8Array }>;
 }
 
 /** Where a replay's datagrams go, each when due: a UDP socket (PacedDatagramSender), or a live source's queue (paced-ts-source.ts). */

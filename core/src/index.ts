@@ -2,6 +2,8 @@ export * from './kernel/observations.js';
 export { crc32Mpeg2 } from './ts/crc32.js';
 export { streamTypeName } from './ts/stream-types.js';
 export { TsDemuxer, type DemuxerOptions } from './ts/demuxer.js';
+export { videoCodecOf, videoResolutionOf, type VideoCodec, type VideoResolution } from './ts/video-resolution.js';
+export { VideoResolutionProbe } from './ts/video-resolution-probe.js';
 export { InventoryBuilder, type Inventory, type InventoryPid, type InventoryProgram } from './ts/inventory.js';
 export type { PesPayloadConsumer } from './ts/pes-payload-consumer.js';
 export { detectPacketLayout, type PacketLayout, type PacketSize } from './ts/packet-layout.js';
@@ -64,6 +66,13 @@ export {
   type KlvStreamOptions,
   KLV_FAULT_KIND_NAMES,
   writePcr,
+  createDemoStream,
+  H264ClipSource,
+  splitH264AccessUnits,
+  type DemoStream,
+  type DemoStreamOptions,
+  type H264AccessUnit,
+  type H264ClipSourceOptions,
 } from './gen/index.js';
 export * from './store/index.js';
 export * from './workflow/index.js';

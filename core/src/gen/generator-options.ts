@@ -10,6 +10,7 @@ import { resolveKlvStreamOptions, type KlvStreamOptions, type ResolvedKlvStreamO
 import { PCR_HZ, PCR_MODULUS } from '../ts/clock.js';
 
 export interface GeneratorOptions {
+  /** Seconds of stream; Infinity: endless (chunks() never ends; no KLV faults). */
   durationSeconds: number;
   /** Transport stream bitrate in bits/s, counting 188-byte packets (see cbr-clock.ts). */
   bitrate: number;
@@ -28,7 +29,7 @@ export interface GeneratorOptions {
   programNumber?: number;
   /** Default 0x1000. */
   pmtPid?: number;
-  /** Default 0x100. */
+  /** Default 0x100 (videoSource's PID when it is given). */
   videoPid?: number;
   /** Default 0x101. */
   audioPid?: number;
@@ -48,7 +49,11 @@ export interface GeneratorOptions {
   videoBitrate?: number;
   /** Frames from one I-frame to the next, a multiple of bFrames + 1; default about one second of frames. */
   gopLength?: number;
-  /** B-frames between reference frames; default 2 (PES of I/P frames then carry PTS and DTS). */
+  /**
+   * B-frames between reference frames; default 2 (PES of I/P frames then carry
+   * PTS and DTS), 0 with a videoSource. With a videoSource it only says whether
+   * its frames are reordered (> 0: by one frame), for the KLV stream's PTS.
+   */
   bFrames?: number;
   /** false: video PES carry no PTS/DTS at all. Default true. */
   videoPts?: boolean;
@@ -68,13 +73,21 @@ export interface GeneratorOptions {
    * 0x102) and enables the `klv-*` fault kinds. It is the first extra stream.
    */
   klv?: KlvStreamOptions;
+  /**
+   * The video stream in place of the synthetic one (e.g. H264ClipSource, a
+   * real clip in a loop): its PID, stream_type, units and timing are used;
+   * videoFrameRate must be its frame rate, and videoStreamType, videoBitrate
+   * and gopLength do not apply.
+   */
+  videoSource?: ElementaryStreamSource;
   /** More elementary streams (e.g. KLV metadata), after audio and before video in priority. */
   extraStreams?: ElementaryStreamSource[];
   /** Bytes per chunk yielded by `chunks()`, rounded down to whole packets; default 1 MiB. */
   chunkBytes?: number;
 }
 
-export type ResolvedGeneratorOptions = Required<Omit<GeneratorOptions, 'videoBitrate' | 'gopLength' | 'klv'>> & {
+export type ResolvedGeneratorOptions = Required<Omit<GeneratorOptions, 'videoBitrate' | 'gopLength' | 'klv' | 'videoSource'>> & {
+  videoSource: ElementaryStreamSource | null;
   videoBitrate: number | null;
   gopLength: number;
   klv: ResolvedKlvStreamOptions | null;
@@ -93,7 +106,10 @@ function check(condition: boolean, message: string): void {
 /** The options with every default filled in, checked. */
 export function resolveGeneratorOptions(options: GeneratorOptions): ResolvedGeneratorOptions {
   const frameRate = options.videoFrameRate ?? 30;
-  const m = (options.bFrames ?? 2) + 1;
+  const videoSource = options.videoSource ?? null;
+  const bFrames = options.bFrames ?? (videoSource ? 0 : 2);
+  const m = bFrames + 1;
+  const videoPid = videoSource?.pid ?? options.videoPid ?? 0x100;
   const resolved: ResolvedGeneratorOptions = {
     durationSeconds: options.durationSeconds,
     bitrate: options.bitrate,
@@ -105,27 +121,29 @@ export function resolveGeneratorOptions(options: GeneratorOptions): ResolvedGene
     transportStreamId: options.transportStreamId ?? 1,
     programNumber: options.programNumber ?? 1,
     pmtPid: options.pmtPid ?? 0x1000,
-    videoPid: options.videoPid ?? 0x100,
+    videoPid,
     audioPid: options.audioPid ?? 0x101,
-    pcrPid: options.pcrPid ?? options.videoPid ?? 0x100,
+    pcrPid: options.pcrPid ?? videoPid,
     patIntervalMs: options.patIntervalMs ?? 100,
     pmtIntervalMs: options.pmtIntervalMs ?? 100,
     pcrIntervalMs: options.pcrIntervalMs ?? 40,
     videoFrameRate: frameRate,
-    videoStreamType: options.videoStreamType ?? 0x1b,
+    videoStreamType: videoSource?.streamType ?? options.videoStreamType ?? 0x1b,
     videoBitrate: options.videoBitrate ?? null,
     gopLength: options.gopLength ?? m * Math.max(1, Math.round(frameRate / m)),
-    bFrames: options.bFrames ?? 2,
+    bFrames,
     videoPts: options.videoPts ?? true,
     audioBitrate: options.audioBitrate ?? 128_000,
     decoderDelayMs: options.decoderDelayMs ?? 400,
     initialPcr27MHz: options.initialPcr27MHz ?? DEFAULT_INITIAL_PCR_27MHZ,
     klv: options.klv ? resolveKlvStreamOptions(options.klv) : null,
+    videoSource,
     extraStreams: options.extraStreams ?? [],
     chunkBytes: options.chunkBytes ?? 1 << 20,
   };
   const r = resolved;
-  check(Number.isFinite(r.durationSeconds) && r.durationSeconds > 0, `durationSeconds must be a positive number, got ${r.durationSeconds}`);
+  if (videoSource && options.videoPid !== undefined) check(options.videoPid === videoSource.pid, `videoPid 0x${options.videoPid.toString(16)} is not videoSource's PID 0x${videoSource.pid.toString(16)}`);
+  check(r.durationSeconds > 0, `durationSeconds must be a positive number or Infinity, got ${r.durationSeconds}`);
   check(Number.isFinite(r.bitrate) && r.bitrate >= 100_000 && r.bitrate <= 1e10, `bitrate must be between 100000 and 1e10 bits/s, got ${r.bitrate}`);
   check([188, 192, 204].includes(r.packetSize), `packetSize must be 188, 192 or 204, got ${r.packetSize}`);
   check(Number.isInteger(r.seed), `seed must be an integer, got ${r.seed}`);

@@ -36,11 +36,13 @@ import { SyntheticVideoSource } from './video-source.js';
 
 export interface GeneratedStream {
   /**
-   * The stream, in chunks of about `chunkBytes` (each a fresh array). Every
-   * call starts a new, identical run. Throws GeneratorError
-   * ERR_FAULT_NOT_PLACED at the end if a fault found no packet to act on.
+   * The stream, in chunks of `chunkBytes` rounded down to whole packets (one
+   * packet less when faults may duplicate one), each a fresh array, made as
+   * they are asked for. Every call starts a new, identical run. Throws
+   * GeneratorError ERR_FAULT_NOT_PLACED at the end if a fault found no packet
+   * to act on. An endless stream (durationSeconds Infinity) never ends.
    */
-  chunks(): Iterable<Uint8Array>;
+  chunks(): IterableIterator<Uint8Array>;
   /** Ground truth of the latest run, in the order of the fault specs; complete once `chunks()` is exhausted. */
   readonly faults: InjectedFault[];
   /** Packets written by the latest run (the total once `chunks()` is exhausted). */
@@ -119,17 +121,19 @@ function planStream(options: GeneratorOptions): StreamPlan {
   const audioBps = audio ? Math.ceil((audio.maxFrameBytes + 14) / TS_PAYLOAD_SIZE) * packetBits * (48_000 / 1024) : 0;
   const extraBps = extraSources.reduce((sum, s) => sum + (s.nominalBitrate ?? 0) * 1.1 * (TS_PACKET_SIZE / TS_PAYLOAD_SIZE), 0);
   const room = ((r.bitrate - psiBps - pcrBps - audioBps - extraBps) * TS_PAYLOAD_SIZE) / TS_PACKET_SIZE;
-  const videoBitrate = r.videoBitrate ?? 0.8 * room;
+  const videoBitrate = r.videoSource ? (r.videoSource.nominalBitrate ?? 0) : (r.videoBitrate ?? 0.8 * room);
   checkVideoBitrate(videoBitrate, room);
-  const video = new SyntheticVideoSource({
-    pid: r.videoPid,
-    streamType: r.videoStreamType,
-    frameRate: r.videoFrameRate,
-    gopLength: r.gopLength,
-    bFrames: r.bFrames,
-    bitrate: videoBitrate,
-    timestamps: r.videoPts,
-  });
+  const video =
+    r.videoSource ??
+    new SyntheticVideoSource({
+      pid: r.videoPid,
+      streamType: r.videoStreamType,
+      frameRate: r.videoFrameRate,
+      gopLength: r.gopLength,
+      bFrames: r.bFrames,
+      bitrate: videoBitrate,
+      timestamps: r.videoPts,
+    });
   const sources: ElementaryStreamSource[] = [...(audio ? [audio] : []), ...extraSources, video];
 
   const layout: StreamLayout = {
@@ -223,8 +227,8 @@ export function createGenerator(options: GeneratorOptions): GeneratedStream {
       pos += size;
       out++;
       totalPackets = out;
-      // Room for one more packet and its duplicate.
-      if (pos + 2 * size > capacity) {
+      // Room for one more packet, and its duplicate when a fault may repeat it.
+      if (pos + (watch ? 2 : 1) * size > capacity) {
         yield chunk.slice(0, pos);
         pos = 0;
       }

@@ -9,6 +9,8 @@ export type { FaultExpectation, InjectedFault } from './injected-fault.js';
 export type { FaultInjector, FaultKind, PacketFate, StreamLayout } from './fault-injector.js';
 export { BUILT_IN_FAULT_KINDS, BUILT_IN_FAULT_KIND_NAMES } from './built-in-fault-kinds.js';
 export { KlvSource, type KlvSourceEnvironment } from './klv-source.js';
+export { H264ClipSource, splitH264AccessUnits, type H264AccessUnit, type H264ClipSourceOptions } from './h264-clip-source.js';
+export { createDemoStream, DEMO_BITRATE, DEMO_CHUNK_PACKETS, DEMO_MISSION_ID, type DemoStream, type DemoStreamOptions } from './demo-stream.js';
 export {
   DEFAULT_KLV_PID,
   DEFAULT_KLV_RATE_HZ,

@@ -46,7 +46,10 @@ const PTS_BYTES = 5;
 interface KlvRun {
   flight: FlightPath;
   plan: KlvFaultPlan;
+  /** Infinity on an endless stream. */
   packetCount: number;
+  /** Packets the plan covers (none on an endless stream: it has no faults). */
+  planned: number;
   /** Video frame rate and the PTS of packet 0 (90 kHz ticks from the first byte), for the presentation time line. */
   frameRate: number;
   presentationDelay90kHz: number;
@@ -87,6 +90,7 @@ export class KlvSource implements ElementaryStreamSource {
 
   acceptFault(spec: FaultSpec): boolean {
     if (!isKlvFaultKind(spec.kind) || (spec.pid !== undefined && spec.pid !== this.pid)) return false;
+    checkFiniteStream(spec, this.durationSeconds ?? 0);
     this.requests.push(checkKlvFaultSpec(spec, spec.kind, this.faultContext(this.durationSeconds)));
     return true;
   }
@@ -94,14 +98,19 @@ export class KlvSource implements ElementaryStreamSource {
   start(context: SourceContext): void {
     const o = this.options;
     // Specs accepted before the length was known are checked against it now.
-    const requests = this.requests.map((r) => checkKlvFaultSpec(r.spec, r.kind, this.faultContext(context.durationSeconds)));
+    const requests = this.requests.map((r) => {
+      checkFiniteStream(r.spec, context.durationSeconds);
+      return checkKlvFaultSpec(r.spec, r.kind, this.faultContext(context.durationSeconds));
+    });
     const random = o.seed !== undefined ? new SeededRandom(o.seed) : context.random;
     const flight = new FlightPath(random.fork(1));
     const packetCount = Math.max(0, Math.ceil(context.durationSeconds * o.rateHz - 1e-9));
+    const planned = Number.isFinite(packetCount) ? packetCount : 0;
     const run: KlvRun = {
       flight,
-      plan: planKlvFaults(requests, packetCount, o.rateHz, random.fork(2)),
+      plan: planKlvFaults(requests, planned, o.rateHz, random.fork(2)),
       packetCount,
+      planned,
       frameRate: context.videoFrameRate,
       presentationDelay90kHz: context.decoderDelay90kHz,
       firstPts90kHz: 0,
@@ -119,10 +128,11 @@ export class KlvSource implements ElementaryStreamSource {
     const { plan } = run;
     while (run.next < run.packetCount) {
       const k = run.next;
-      const readySeconds = k / this.options.rateHz + plan.jitterTicks[k] / PTS_HZ;
+      const inPlan = k < run.planned;
+      const readySeconds = k / this.options.rateHz + (inPlan ? plan.jitterTicks[k] / PTS_HZ : 0);
       if (readySeconds > upToSeconds) break;
       run.next = k + 1;
-      if (plan.dropped[k] === 0) units.push(this.unit(run, k, readySeconds));
+      if (!inPlan || plan.dropped[k] === 0) units.push(this.unit(run, k, readySeconds));
     }
     return units;
   }
@@ -150,10 +160,11 @@ export class KlvSource implements ElementaryStreamSource {
   private unit(run: KlvRun, k: number, readySeconds: number): AccessUnit {
     const { plan } = run;
     const o = this.options;
-    const pts90kHz = this.nominalPts90kHz(run, k) + plan.jitterTicks[k];
+    const inPlan = k < run.planned;
+    const pts90kHz = this.nominalPts90kHz(run, k) + (inPlan ? plan.jitterTicks[k] : 0);
     const elapsed90kHz = pts90kHz - run.firstPts90kHz;
     // 1 tick = 100/9 µs; item 2 follows the PTS to the nearest µs, plus any drift or reversal.
-    const timestampMicros = o.startTimeMicros + Math.round((elapsed90kHz * 100) / 9 + plan.timestampShiftMicros[k]);
+    const timestampMicros = o.startTimeMicros + Math.round((elapsed90kHz * 100) / 9 + (inPlan ? plan.timestampShiftMicros[k] : 0));
     const flight = run.flight.at(elapsed90kHz / PTS_HZ);
     const mark = plan.marks.get(k);
     let packet: Uint8Array;
@@ -177,6 +188,11 @@ export class KlvSource implements ElementaryStreamSource {
     }
     return unit;
   }
+}
+
+/** KLV faults are planned over the whole stream before it starts (a drift lasts to its end), so an endless stream has none. */
+function checkFiniteStream(spec: FaultSpec, durationSeconds: number): void {
+  if (!Number.isFinite(durationSeconds)) throw new GeneratorError('ERR_FAULT_SPEC', `fault ${formatFaultSpec(spec)} needs a stream of finite durationSeconds`);
 }
 
 /**

@@ -204,7 +204,8 @@ describe('transport stream generator', () => {
 
   it('rejects bad options with a message naming the option', () => {
     expect(generatorError({ ...BASE, audioPid: 0x100 }).message).to.equal('audioPid and videoPid are both 0x100');
-    expect(generatorError({ ...BASE, durationSeconds: 0 }).message).to.equal('durationSeconds must be a positive number, got 0');
+    expect(generatorError({ ...BASE, durationSeconds: 0 }).message).to.equal('durationSeconds must be a positive number or Infinity, got 0');
+    expect(generatorError({ ...BASE, durationSeconds: NaN }).message).to.equal('durationSeconds must be a positive number or Infinity, got NaN');
     expect(generatorError({ ...BASE, packetSize: 190 as 188 }).message).to.equal('packetSize must be 188, 192 or 204, got 190');
     expect(generatorError({ ...BASE, videoPid: 0x1fff }).message).to.equal('videoPid must be 0x10..0x1FFE, got 8191');
     expect(generatorError({ ...BASE, pcrPid: 0x1000 }).message).to.equal('pcrPid 0x1000 is not the PID of an elementary stream');

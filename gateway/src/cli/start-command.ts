@@ -29,13 +29,15 @@ export async function runStart(options: StartOptions, env: NodeJS.ProcessEnv = p
     await inspection.close();
     throw error;
   }
+  let settleInspection: () => void = () => undefined;
+  const inspectionClosed = new Promise<void>((resolve) => (settleInspection = resolve));
+  const inspectionEntry = { close: () => inspection.close().then(settleInspection), closed: inspectionClosed };
+  // Signals are handled before the banner tells anyone the services run.
+  const stopped = untilClosed([streaming, inspectionEntry], 'every service');
   const key = inspection.apiKey.filePath ?? `from ${inspection.apiKey.source}`;
   process.stdout.write(
     [`klvscope inspection service on ${inspection.url}`, `  API key    ${key}  (send it in the X-API-Key header)`, `  data       ${inspection.dataDir}`, streamBanner(streaming), 'Ctrl+C stops every service.', ''].join('\n'),
   );
-  let settleInspection: () => void = () => undefined;
-  const inspectionClosed = new Promise<void>((resolve) => (settleInspection = resolve));
-  const inspectionEntry = { close: () => inspection.close().then(settleInspection), closed: inspectionClosed };
-  await untilClosed([streaming, inspectionEntry], 'every service');
+  await stopped;
   process.stdout.write('klvscope: stopped\n');
 }

@@ -27,8 +27,10 @@ export interface StreamOptions {
 export async function runStream(options: StreamOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const dataDir = options.dataDir ?? defaultDataDir(env);
   const server = await startStreamingServer({ dataDir, host: options.host, port: portOption(options.port, env[STREAM_PORT_ENV], DEFAULT_STREAMING_PORT, STREAM_PORT_ENV), env, config: streamConfigOptions(options) });
+  // Signals are handled before the banner tells anyone the module runs.
+  const stopped = untilClosed([server], 'the streaming module');
   process.stdout.write(streamBanner(server));
-  await untilClosed([server], 'the streaming module');
+  await stopped;
   process.stdout.write('klvscope: stopped\n');
 }
 

@@ -5,7 +5,9 @@
  * startInspectionServer refuses a host that is not loopback, then listens
  * (on 127.0.0.1 and, where the system has it, ::1 too).
  */
+import { mkdir } from 'node:fs/promises';
 import { createServer, type RequestListener, type Server } from 'node:http';
+import { join } from 'node:path';
 import { Store, defaultDataDir, type AnyCheck } from '@klvscope/core';
 import type { LiveSource } from '@klvscope/adapters';
 import { LogController, fastify, type FastifyInstance } from 'fastify';
@@ -20,12 +22,13 @@ import { closeInspectionDeps, createInspectionDeps, type ApiKeyInfo, type Inspec
 import { InspectionError } from './inspection-error.js';
 import type { RouteModule } from './inspection-route.js';
 import { INSPECTION_ROUTE_MODULES } from './inspection-routes.js';
-import type { Settings } from './inspection-settings.js';
+import { defaultSettings, type Settings } from './inspection-settings.js';
 import { assertLoopbackHost, DEFAULT_HOST, IPV6_LOOPBACK } from './loopback-host.js';
 import { registerRoutes } from './route-registration.js';
 import { API_PREFIX, DEFAULT_PORT } from './service-address.js';
 import { serviceLogger } from './service-logger.js';
 import { createLiveChannel, type LiveChannel } from '../live/live-channel.js';
+import { RECORDINGS_FOLDER_NAME } from '../streaming/streaming-config.js';
 
 /** The routes a server mounted, as data: for the OpenAPI document and for tests that go through every route. */
 export { mountedRoutesOf as inspectionRoutesOf } from './route-registration.js';
@@ -115,7 +118,7 @@ export async function createInspectionServer(options: InspectionServerOptions = 
         return createServer(handler);
       },
     });
-    const deps = await createInspectionDeps({ openLiveSource: options.openLiveSource, checks: options.checks, licencePublicKey: options.licencePublicKey, store, apiKey: { source: apiKey.source, filePath: apiKey.filePath, created: apiKey.created }, appVersion: APP_VERSION, log: serviceLogger(app.log), defaultSettings: options.defaultSettings });
+    const deps = await createInspectionDeps({ openLiveSource: options.openLiveSource, checks: options.checks, licencePublicKey: options.licencePublicKey, store, apiKey: { source: apiKey.source, filePath: apiKey.filePath, created: apiKey.created }, appVersion: APP_VERSION, log: serviceLogger(app.log), defaultSettings: options.defaultSettings ?? (await settingsWithRecordings(store.dataDir)) });
     const routes = [...INSPECTION_ROUTE_MODULES, ...(options.routes ?? [])].flatMap((module) => module(deps));
     const liveChannel = createLiveChannel(deps.live, apiKey.value);
     liveChannel.attach(app.server);
@@ -159,6 +162,18 @@ export async function createInspectionServer(options: InspectionServerOptions = 
     if (ownsStore) await store.close();
     throw error;
   }
+}
+
+/**
+ * The default settings, with the streaming module's recordings folder of the
+ * same data folder as a second browse root (made if missing), so that a
+ * recording can be inspected through REST as soon as it is written.
+ */
+async function settingsWithRecordings(dataDir: string): Promise<Settings> {
+  const recordings = join(dataDir, RECORDINGS_FOLDER_NAME);
+  await mkdir(recordings, { recursive: true });
+  const settings = defaultSettings();
+  return { ...settings, browseRoots: [...settings.browseRoots, recordings] };
 }
 
 /** Checks the host, builds the server and listens. */

@@ -11,6 +11,7 @@ import { defaultDataDir } from '@klvscope/core';
 import { openLiveSource, type LiveSource } from '@klvscope/adapters';
 import { LicenceState } from '../licence/index.js';
 import { DEFAULT_HOST } from '../inspection/loopback-host.js';
+import { openDemoSource } from './demo-source.js';
 import { loadStaticFiles, type StaticFiles } from './static-files.js';
 import { resolveStreamCredentials, type ResolvedCredentials } from './stream-credentials.js';
 import { disabledRecorder, type StreamRecorder } from './stream-recorder.js';
@@ -31,6 +32,8 @@ export interface StartStreamingOptions {
   env?: NodeJS.ProcessEnv;
   /** Opens the configured source URL (default: the adapters' UDP, serial and file sources). */
   openSource?: (url: string) => Promise<LiveSource>;
+  /** Told how long after its arrival each chunk went to the viewers, in ms (benchmarks). */
+  onViewerSend?: (latencyMs: number) => void;
   /** `streamer exit` (default: close the server). */
   onExit?: (server: RunningStreamingServer) => void;
 }
@@ -61,7 +64,8 @@ export async function startStreamingServer(options: StartStreamingOptions = {}):
   const module = new StreamingModule({
     config,
     recorder,
-    openSource: () => (config.source === null ? Promise.reject(new StreamingError('ERR_STREAM_CONFIG_INVALID', 'no source configured')) : openSource(config.source)),
+    onViewerSend: options.onViewerSend,
+    openSource: () => (config.source === null ? openDemoSource() : openSource(config.source)),
   });
   const host = options.host ?? DEFAULT_HOST;
   let running: RunningStreamingServer | null = null;
@@ -75,7 +79,6 @@ export async function startStreamingServer(options: StartStreamingOptions = {}):
       viewer: await viewerFiles(),
       onExit: () => (options.onExit ?? ((server) => void server.close()))(running as RunningStreamingServer),
       videoPassThrough: () => true,
-      videoResolution: () => '',
     },
     { host, port: options.port ?? DEFAULT_STREAMING_PORT },
   );

@@ -6,7 +6,7 @@
  * viewer's JSON message. One analysis per source run: a new source, or the
  * source reopened, starts a new one (the demuxer's clocks start again).
  */
-import { createKlvAwareTsDemuxer, type Demuxer, type Observation, type PmtObservation, type StreamKlvMessage } from '@klvscope/core';
+import { createKlvAwareTsDemuxer, VideoResolutionProbe, type Demuxer, type Observation, type PmtObservation, type StreamKlvMessage } from '@klvscope/core';
 import { frameKlvValues } from './frame-klv-values.js';
 
 /** ISO 13818-1 Table 2-34 video stream types, and those of later amendments. */
@@ -39,6 +39,10 @@ export class StreamAnalysis {
   /** Metadata packets decoded since the last `takeKlvCount()`. */
   private klvCount = 0;
   private readonly demuxer: Demuxer;
+  /** Reads the video's sequence parameter set (or MPEG-2 sequence header) from the first video PES that has one. */
+  private readonly resolutionProbe = new VideoResolutionProbe();
+  /** `WIDTHxHEIGHT` of the video, once read; '' before. */
+  videoResolution = '';
 
   constructor(private readonly onKlv: ((message: StreamKlvMessage) => void) | null) {
     // Nothing reads klv-field here: the metadata packet has the same items.
@@ -47,6 +51,10 @@ export class StreamAnalysis {
 
   push(bytes: Uint8Array): void {
     this.demuxer.push(bytes);
+    if (this.videoResolution === '') {
+      const resolution = this.resolutionProbe.push(bytes);
+      if (resolution) this.videoResolution = `${resolution.width}x${resolution.height}`;
+    }
   }
 
   /** The metadata packets decoded since the last call. */

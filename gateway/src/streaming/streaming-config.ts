@@ -42,6 +42,8 @@ export interface StreamingConfig {
 }
 
 export const DEFAULT_STREAMING_PORT = 4000;
+/** The recordings folder inside the data folder; the inspection service browses it too. */
+export const RECORDINGS_FOLDER_NAME = 'recordings';
 export const STREAM_PORT_ENV = 'KLVSCOPE_STREAM_PORT';
 
 export function defaultStreamingConfig(dataDir: string): StreamingConfig {
@@ -54,7 +56,7 @@ export function defaultStreamingConfig(dataDir: string): StreamingConfig {
     videoBitrate: 2_000_000,
     videoResolution: null,
     recorderEnabled: true,
-    recordingsDir: join(dataDir, 'recordings'),
+    recordingsDir: join(dataDir, RECORDINGS_FOLDER_NAME),
     recordingMaxBytes: 1024 ** 3,
     recordingMaxSeconds: null,
     mapTileUrl: null,

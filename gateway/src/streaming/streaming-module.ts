@@ -23,6 +23,8 @@ export interface StreamingModuleOptions {
   recorder: StreamRecorder;
   /** Why the viewers get no picture whatever the source, or null (e.g. no ffmpeg for a codec the browser cannot play). */
   noPictureReason?: (analysis: StreamAnalysis) => string | null;
+  /** Told how long after its arrival each chunk went to the viewers (benchmarks). */
+  onViewerSend?: (latencyMs: number) => void;
 }
 
 const STATUS_INTERVAL_MS = 1_000;
@@ -52,6 +54,7 @@ export class StreamingModule {
     this.fanout = new ViewerFanout(() => this.analysis, {
       maxBufferedBytes: this.config.maxViewerBufferBytes,
       hello: () => ({ noPictureReason: this.noPictureReason(), mapTileUrl: this.config.mapTileUrl }),
+      onSent: options.onViewerSend,
     });
     this.timers.push(setInterval(() => this.everySecond(), STATUS_INTERVAL_MS), setInterval(() => this.checkSilence(), SILENCE_CHECK_MS));
     for (const timer of this.timers) timer.unref();
@@ -124,8 +127,13 @@ export class StreamingModule {
       source: this.sourceStatus,
       recorder,
       missionName: this.missionName(),
-      videoResolution: '',
+      videoResolution: this.videoResolution(),
     };
+  }
+
+  /** The source's video resolution `WIDTHxHEIGHT`, read from its sequence parameter set; '' while unknown. */
+  videoResolution(): string {
+    return this.analysis.videoResolution;
   }
 
   noPictureReason(): string | null {
@@ -191,7 +199,7 @@ export class StreamingModule {
     if (packets.length === 0) return;
     this.analysis.push(packets);
     this.options.recorder.write(packets);
-    this.fanout.pushPackets(packets);
+    this.fanout.pushPackets(packets, chunk.receivedAt);
   }
 
   /** Whole packets out of chunks that split them: the carried start of one plus this chunk, up to its last whole packet. */

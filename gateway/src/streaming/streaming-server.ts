@@ -17,6 +17,7 @@ import { installHostHeaderGuard } from '../inspection/host-header-guard.js';
 import { DEFAULT_HOST, isLoopbackHost } from '../inspection/loopback-host.js';
 import { parseRouteInput } from '../inspection/request-validation.js';
 import type { LicenceState } from '../licence/index.js';
+import { DEMO_SOURCE_URL } from './demo-source.js';
 import { credentialsMatch, credentialsOfHeader, type Credentials } from './basic-credentials.js';
 import { POSTER_FILE_NAME, POSTER_SVG } from './poster.js';
 import type { StreamRecorder } from './stream-recorder.js';
@@ -49,8 +50,6 @@ export interface StreamingServerParts {
   onExit: () => void;
   /** Whether the effective video passes through untouched. */
   videoPassThrough: () => boolean;
-  /** The source's video resolution `WIDTHxHEIGHT`, or '' while unknown. */
-  videoResolution: () => string;
 }
 
 export interface StreamingServerOptions {
@@ -79,7 +78,7 @@ export function streamInfo(parts: StreamingServerParts): Record<string, unknown>
     version: APP_VERSION,
     videoBitrate: config.videoBitrate,
     videoPassThrough: parts.videoPassThrough(),
-    videoResolution: parts.videoResolution(),
+    videoResolution: module.videoResolution(),
     streaming: module.streaming,
     source: module.sourceStatusNow,
     videoCodec: facts.video?.codec ?? null,
@@ -89,9 +88,6 @@ export function streamInfo(parts: StreamingServerParts): Record<string, unknown>
     noPictureReason: module.noPictureReason(),
   };
 }
-
-/** What /info says the source is when none is configured. */
-export const DEMO_SOURCE_URL = 'demo://built-in';
 
 export function createStreamingApp(parts: StreamingServerParts, options: StreamingServerOptions): FastifyInstance {
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });

@@ -9,6 +9,7 @@
  *   unsent data passes `maxBufferedBytes` has stopped reading, and is
  *   dropped (close code 1008) rather than slowing the rest or growing memory.
  */
+import { epochNow } from '@klvscope/adapters';
 import type { StreamHelloMessage, StreamMessage } from '@klvscope/core';
 import type { WebSocket } from 'ws';
 import type { StreamAnalysis } from './stream-analysis.js';
@@ -27,6 +28,8 @@ export interface FanoutOptions {
   maxBufferedBytes: number;
   /** Fields of the hello that do not depend on the viewer. */
   hello: () => Omit<StreamHelloMessage, 'type' | 'startPts90kHz' | 'videoPid'>;
+  /** Told, for each chunk passed on to at least one viewer, how long after its arrival it went (benchmarks). */
+  onSent?: (latencyMs: number) => void;
 }
 
 interface Viewer {
@@ -69,17 +72,19 @@ export class ViewerFanout {
     }
   }
 
-  /** Whole 188-byte packets, in order. */
-  pushPackets(bytes: Uint8Array): void {
+  /** Whole 188-byte packets, in order; `receivedAt` is their arrival (epoch ms, as LiveChunk's). */
+  pushPackets(bytes: Uint8Array, receivedAt: number): void {
     if (this.viewers.size === 0) return;
     const analysis = this.analysis();
     this.keepTables(bytes, analysis);
     let waiting = false;
+    let sent = false;
     for (const viewer of this.viewers) {
-      if (viewer.started) this.send(viewer, bytes);
+      if (viewer.started) sent = this.send(viewer, bytes) || sent;
       else waiting = true;
     }
     if (waiting) this.startWaiting(bytes, analysis);
+    if (sent && this.options.onSent) this.options.onSent(epochNow() - receivedAt);
   }
 
   /** A JSON message to every viewer that has started. */
@@ -128,17 +133,19 @@ export class ViewerFanout {
     }
   }
 
-  private send(viewer: Viewer, data: Uint8Array | string): void {
+  /** Sends unless the viewer is gone or dropped now; true when sent. */
+  private send(viewer: Viewer, data: Uint8Array | string): boolean {
     const { socket } = viewer;
-    if (socket.readyState !== socket.OPEN) return;
+    if (socket.readyState !== socket.OPEN) return false;
     if (socket.bufferedAmount > this.options.maxBufferedBytes) {
       this.dropped++;
       this.viewers.delete(viewer);
       // A close handshake would queue behind the unread data: cut the connection.
       socket.terminate();
-      return;
+      return false;
     }
     socket.send(data, { binary: typeof data !== 'string' });
+    return true;
   }
 }
 

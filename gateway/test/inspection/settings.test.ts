@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { getConfigValue, setConfigValue, Store } from '@klvscope/core';
 import * as z from 'zod/mini';
 import { applyMergePatch, withoutEmptyObjects } from '../../src/inspection/json-merge-patch.js';
@@ -21,11 +23,13 @@ describe('inspection service configuration', function () {
     }
   });
 
-  it('defaults the browse roots to the home folder', async () => {
+  it("defaults the browse roots to the home folder and the data folder's recordings folder (made if missing)", async () => {
     const server = await startTestServer();
     try {
       const { homedir } = await import('node:os');
-      expect((await server.call('/config')).json).to.deep.include({ browseRoots: [homedir()] });
+      const recordings = join(server.dataDir, 'recordings');
+      expect((await server.call('/config')).json).to.deep.include({ browseRoots: [homedir(), recordings] });
+      expect(statSync(recordings).isDirectory()).to.equal(true);
     } finally {
       await server.close();
     }

@@ -1,0 +1,75 @@
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { fixtureOrSkip, repoRoot } from '../../../test-support/fixtures.js';
+import { connectViewer } from '../streaming/stream-client.js';
+
+const tsx = import.meta.resolve('tsx');
+
+interface StreamProcess {
+  child: ChildProcess;
+  url: string;
+  stdout: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Starts `klvscope stream` from the TypeScript sources and waits for its banner. */
+function stream(args: string[], env: NodeJS.ProcessEnv = {}): Promise<StreamProcess> {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', tsx, join(repoRoot, 'gateway/src/cli/main.ts'), 'stream', ...args], {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const url = /streaming module on (http:\/\/\S+)/.exec(stdout)?.[1];
+      if (url && stdout.includes('recordings')) resolve({ child, url, stdout: () => stdout, exited });
+    });
+    void exited.then((code) => reject(new Error(`stream exited with ${code} before its banner: ${stderr}`)));
+  });
+}
+
+describe('klvscope stream', function () {
+  this.timeout(30_000);
+
+  it('prints its URL, source, credentials file and recordings folder, and ends with exit code 0 on the exit command, its viewers closed', async function () {
+    const fixture = fixtureOrSkip(this, 'real', 'kwiver_h264_klv.ts');
+    const dataDir = mkdtempSync(join(tmpdir(), 'klvscope-stream-cli-'));
+    const server = await stream(['--source', pathToFileURL(fixture).href, '--port', '0', '--data-dir', dataDir], { KLVSCOPE_STREAM_USER: 'op', KLVSCOPE_STREAM_PASSWORD: 'pw' });
+    expect(server.url).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.stdout()).to.include(`source     ${pathToFileURL(fixture).href}`).and.to.include(`recordings ${join(dataDir, 'recordings')}`).and.to.include('user and password: from the environment');
+    const viewer = await connectViewer(server.url);
+    const response = await fetch(`${server.url}/command`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Basic op pw' }, body: JSON.stringify({ service: 'streamer', command: 'exit', params: '' }) });
+    expect(response.status).to.equal(200);
+    expect(await response.json()).to.deep.include({ service: 'streamer', exiting: true });
+    expect(await server.exited).to.equal(0);
+    expect((await viewer.closed).code).to.be.oneOf([1001, 1006]);
+    expect(server.stdout()).to.include('klvscope: stopped');
+  });
+
+  it('stops cleanly on SIGTERM with exit code 0', async function () {
+    const fixture = fixtureOrSkip(this, 'real', 'kwiver_h264_klv.ts');
+    const dataDir = mkdtempSync(join(tmpdir(), 'klvscope-stream-cli-'));
+    const server = await stream(['--source', pathToFileURL(fixture).href, '--port', '0', '--data-dir', dataDir]);
+    expect(server.stdout()).to.include(`${join(dataDir, 'stream-credentials')} (new)`);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).to.equal(0);
+  });
+
+  it('refuses a bad option value with exit code 2 and one line on stderr', async () => {
+    const child = spawn(process.execPath, ['--conditions=source', '--import', tsx, join(repoRoot, 'gateway/src/cli/main.ts'), 'stream', '--source', 'http://x', '--port', '0'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).to.equal(2);
+    expect(stderr).to.match(/^klvscope: invalid streaming configuration: source must be udp:\/\/…, file:\/\/\/… or serial:…, got 'http:\/\/x'\n$/);
+  });
+});
