@@ -87,7 +87,6 @@ export async function startStreamingServer(options: StartStreamingOptions = {}):
       credentials,
       viewer: await viewerFiles(),
       onExit: () => (options.onExit ?? ((server) => void server.close()))(running as RunningStreamingServer),
-      videoPassThrough: () => true,
     },
     { host, port: options.port ?? DEFAULT_STREAMING_PORT },
   );
