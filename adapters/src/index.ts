@@ -10,3 +10,5 @@ export { wrapRtp, type RtpHeaderFields } from './rtp.js';
 export { MAX_PACKETS_PER_DATAGRAM, replayFile, type ReplayOptions, type ReplayProgress, type ReplayStats } from './replay.js';
 export { TsRecorder, type TsRecorderOptions, type TsRecorderStats } from './recorder.js';
 export { recordingFileName, type RecordingFileNameParts } from './recording-file-name.js';
+export { FFMPEG_ENV, findFfmpeg } from './find-ffmpeg.js';
+export { Transcoder, transcoderArgs, type TranscoderOptions, type TranscoderStats } from './transcoder.js';
