@@ -31,7 +31,9 @@ export type AdapterErrorCode =
   /** ffmpeg is needed and not installed (or KLVSCOPE_FFMPEG names no executable, or it cannot be run): the message says what to install. */
   | 'ERR_FFMPEG_NOT_FOUND'
   /** ffmpeg exited or was killed while it was needed: how, and its last stderr lines, are in the message. */
-  | 'ERR_FFMPEG_FAILED';
+  | 'ERR_FFMPEG_FAILED'
+  /** A capture device that ffmpeg cannot open, or that gives no video in time: ffmpeg's words in the message. */
+  | 'ERR_CAPTURE_OPEN_FAILED';
 
 export class AdapterError extends CodedError<AdapterErrorCode> {
   override readonly name: string = 'AdapterError';

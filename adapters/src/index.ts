@@ -12,3 +12,5 @@ export { TsRecorder, type TsRecorderOptions, type TsRecorderStats } from './reco
 export { recordingFileName, type RecordingFileNameParts } from './recording-file-name.js';
 export { FFMPEG_ENV, findFfmpeg } from './find-ffmpeg.js';
 export { Transcoder, transcoderArgs, type TranscoderOptions, type TranscoderStats } from './transcoder.js';
+export { openCaptureSource, type CaptureSourceOptions } from './capture-source.js';
+export type { H264EncoderOptions } from './h264-encoder-args.js';

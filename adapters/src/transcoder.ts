@@ -19,17 +19,12 @@
 import { AdapterError } from './adapter-error.js';
 import { FfmpegProcess } from './ffmpeg-process.js';
 import { ffmpegNotFound, findFfmpeg } from './find-ffmpeg.js';
+import { h264EncoderArgs, type H264EncoderOptions } from './h264-encoder-args.js';
 import { TsFramer } from './ts-framer.js';
 
-export interface TranscoderOptions {
+export interface TranscoderOptions extends H264EncoderOptions {
   /** The ffmpeg to run (default: findFfmpeg(), i.e. KLVSCOPE_FFMPEG or the PATH). */
   ffmpegPath?: string;
-  /** H.264 bitrate, bits/s (default 2 000 000). */
-  videoBitrate?: number;
-  /** Output picture size, even numbers (libx264's 4:2:0 needs them; ffmpeg refuses odd ones); default: the input's. */
-  size?: { width: number; height: number };
-  /** Seconds between key frames, so a viewer who joins sees a picture within that (default 1). */
-  keyframeIntervalSeconds?: number;
   /** Bytes written and not yet taken by ffmpeg before chunks are dropped (default 8 MiB). */
   maxQueuedBytes?: number;
   /** How long `close` lets ffmpeg finish before killing it (default 5000 ms). */
@@ -140,25 +135,12 @@ export class Transcoder {
 
 /** The ffmpeg arguments for the options (exported for the docs and tests). */
 export function transcoderArgs(options: TranscoderOptions = {}): string[] {
-  const bitrate = options.videoBitrate ?? 2_000_000;
-  const keyframeSeconds = options.keyframeIntervalSeconds ?? 1;
-  if (!(bitrate > 0)) throw new RangeError(`videoBitrate must be positive, got ${bitrate}`);
-  if (!(keyframeSeconds > 0)) throw new RangeError(`keyframeIntervalSeconds must be positive, got ${keyframeSeconds}`);
-  const size = options.size;
-  if (size && !(Number.isInteger(size.width) && Number.isInteger(size.height) && size.width > 0 && size.height > 0)) {
-    throw new RangeError(`size must be whole positive numbers, got ${size.width}x${size.height}`);
-  }
   return [
     '-copyts',
     '-f', 'mpegts', '-i', 'pipe:0',
     '-map', '0:v:0', '-map', '0:d?',
-    '-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'zerolatency',
-    '-b:v', String(Math.round(bitrate)), '-maxrate', String(Math.round(bitrate)), '-bufsize', String(Math.round(bitrate)),
-    // 4:2:0 and no B-frames: what every browser's H.264 decoder takes, with no reordering delay.
-    '-pix_fmt', 'yuv420p', '-bf', '0',
-    ...(size ? ['-s', `${size.width}x${size.height}`] : []),
-    // A key frame every N seconds whatever the frame rate: -g counts frames, and the rate is not known up front.
-    '-force_key_frames', `expr:if(isnan(prev_forced_t),1,gte(t,prev_forced_t+${keyframeSeconds}))`,
+    ...h264EncoderArgs(options),
+    // PTS as they came: ffmpeg's default encoder time base is 1/frame rate, which rounds them.
     '-enc_time_base:v', '1:90000',
     '-c:d', 'copy',
     '-muxdelay', '0', '-muxpreload', '0', '-flush_packets', '1',
