@@ -114,7 +114,7 @@ class CaptureSource implements LiveSource {
           return null;
         }
       }
-    })();
+    })().catch((error: unknown) => new AdapterError('ERR_CAPTURE_OPEN_FAILED', `capture of ${this.url}: ${error instanceof Error ? error.message : String(error)}`));
     try {
       return await Promise.race([read, timedOut]);
     } finally {
