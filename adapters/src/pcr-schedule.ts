@@ -17,9 +17,9 @@ import { pcrDelta27MHz, readPcr27MHz, TS_PACKET_SIZE, TS_SYNC_BYTE } from '@klvs
 export const MAX_PCR_STEP_MS = 500;
 /**
  * Some real streams carry a PCR only once a second (kwiver's aphill sample:
- * 1 frame/s MPEG-2 video, a PCR per frame). A longer step is time, not a
- * jump, when it is the first one (no rate to judge it by yet) and at most
- * this long, or when the last regular rate explains it within a factor of two.
+ * 1 frame/s MPEG-2 video, a PCR per frame). A longer step, up to this long,
+ * is time, not a jump, when it is the first step or at most twice the step
+ * before it: a stream whose PCRs come 40 ms apart and then 1 s apart jumped.
  */
 export const MAX_SPARSE_PCR_STEP_MS = 5_000;
 /** Packets held while waiting for a PCR (16 MiB): beyond it they continue at the last rate. */
@@ -42,6 +42,8 @@ export class PcrSchedule {
   /** Stream time of the last packet of the last closed segment. */
   private anchorMs = 0;
   private lastPcr27MHz = -1;
+  /** The last regular step between two PCRs, or NaN before one. */
+  private lastStepMs = NaN;
   private reanchor = false;
 
   /**
@@ -104,22 +106,20 @@ export class PcrSchedule {
       return;
     }
     const stepMs = pcrDelta27MHz(previous, pcr27MHz) / PCR_TICKS_PER_MS;
-    if (discontinuity || this.reanchor || stepMs <= 0 || (stepMs > MAX_PCR_STEP_MS && !this.explainedByRate(stepMs, count))) {
+    if (discontinuity || this.reanchor || stepMs <= 0 || (stepMs > MAX_PCR_STEP_MS && !this.isSparseStep(stepMs))) {
       this.reanchor = false;
       this.stepMs = Number.isNaN(this.msPerPacket) ? 0 : this.msPerPacket;
     } else {
       this.stepMs = stepMs / count;
       this.msPerPacket = this.stepMs;
+      this.lastStepMs = stepMs;
     }
     this.anchorMs += count * this.stepMs;
   }
 
   /** A step beyond MAX_PCR_STEP_MS that is still time: see MAX_SPARSE_PCR_STEP_MS. */
-  private explainedByRate(stepMs: number, packets: number): boolean {
-    if (stepMs > MAX_SPARSE_PCR_STEP_MS) return false;
-    if (Number.isNaN(this.msPerPacket)) return true;
-    const expectedMs = packets * this.msPerPacket;
-    return stepMs >= expectedMs / 2 && stepMs <= expectedMs * 2;
+  private isSparseStep(stepMs: number): boolean {
+    return stepMs <= MAX_SPARSE_PCR_STEP_MS && (Number.isNaN(this.lastStepMs) || stepMs <= 2 * this.lastStepMs);
   }
 
   private closeAtLastRate(): void {

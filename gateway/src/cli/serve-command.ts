@@ -9,7 +9,8 @@ import { API_KEY_ENV } from '../inspection/api-key.js';
 import { startInspectionServer, type RunningInspectionServer } from '../inspection/inspection-server.js';
 import { DEFAULT_PORT, PORT_ENV } from '../inspection/service-address.js';
 import { loadConfiguredChecks } from './cli-checks.js';
-import { UsageError } from './usage-error.js';
+import { portOption } from './port-option.js';
+import { untilStopped } from './until-stopped.js';
 
 export interface ServeOptions {
   dataDir?: string;
@@ -20,22 +21,16 @@ export interface ServeOptions {
 }
 
 export async function runServe(options: ServeOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const port = parsePort(options.port, env);
+  const port = portOption(options.port, env[PORT_ENV], DEFAULT_PORT, PORT_ENV);
   const dataDir = options.dataDir ?? defaultDataDir(env);
   // The configured check modules join the built-in checks, as for `inspect`.
   const { checks } = await loadConfiguredChecks(options.config);
   const server = await startInspectionServer({ dataDir, host: options.host, port, env, checks });
+  // Signals are handled before the banner tells anyone the service runs.
+  const stopped = untilStopped([server], 'the inspection service');
   process.stdout.write(banner(server));
-  await untilStopped(server);
+  await stopped;
   process.stdout.write('klvscope: stopped\n');
-}
-
-function parsePort(option: string | undefined, env: NodeJS.ProcessEnv): number {
-  const fromEnv = env[PORT_ENV]?.trim();
-  const [text, what] = option !== undefined ? [option, '--port'] : fromEnv ? [fromEnv, PORT_ENV] : [String(DEFAULT_PORT), 'port'];
-  const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65_535) throw new UsageError(`${what} must be a port number from 0 to 65535 (0: any free port), got '${text}'`);
-  return port;
 }
 
 function banner(server: RunningInspectionServer): string {
@@ -48,28 +43,4 @@ function banner(server: RunningInspectionServer): string {
     '  Ctrl+C stops it.',
     '',
   ].join('\n');
-}
-
-function untilStopped(server: RunningInspectionServer): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let stopping = false;
-    const stop = (signal: NodeJS.Signals): void => {
-      if (stopping) {
-        process.stderr.write(`klvscope: ${signal} again: exiting without waiting\n`);
-        process.exit(1);
-      }
-      stopping = true;
-      process.stderr.write(`klvscope: ${signal}: stopping the inspection service\n`);
-      server.close().then(
-        () => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          resolve();
-        },
-        reject,
-      );
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }

@@ -11,7 +11,9 @@ import { DEFAULT_PORT, PORT_ENV } from '../inspection/service-address.js';
 import { startStreamingServer } from '../streaming/start-streaming-server.js';
 import { DEFAULT_STREAMING_PORT, STREAM_PORT_ENV } from '../streaming/streaming-config.js';
 import { loadConfiguredChecks } from './cli-checks.js';
-import { portOption, streamBanner, streamConfigOptions, untilClosed, type StreamOptions } from './stream-command.js';
+import { portOption } from './port-option.js';
+import { streamBanner, streamConfigOptions, type StreamOptions } from './stream-command.js';
+import { untilStopped } from './until-stopped.js';
 
 export interface StartOptions extends StreamOptions {
   streamPort?: string;
@@ -24,16 +26,13 @@ export async function runStart(options: StartOptions, env: NodeJS.ProcessEnv = p
   const inspection = await startInspectionServer({ dataDir, port: portOption(options.port, env[PORT_ENV], DEFAULT_PORT, PORT_ENV), env, checks });
   let streaming;
   try {
-    streaming = await startStreamingServer({ dataDir, port: portOption(options.streamPort, env[STREAM_PORT_ENV], DEFAULT_STREAMING_PORT, STREAM_PORT_ENV), env, config: streamConfigOptions(options) });
+    streaming = await startStreamingServer({ dataDir, port: portOption(options.streamPort, env[STREAM_PORT_ENV], DEFAULT_STREAMING_PORT, STREAM_PORT_ENV, '--stream-port'), env, config: streamConfigOptions(options) });
   } catch (error) {
     await inspection.close();
     throw error;
   }
-  let settleInspection: () => void = () => undefined;
-  const inspectionClosed = new Promise<void>((resolve) => (settleInspection = resolve));
-  const inspectionEntry = { close: () => inspection.close().then(settleInspection), closed: inspectionClosed };
   // Signals are handled before the banner tells anyone the services run.
-  const stopped = untilClosed([streaming, inspectionEntry], 'every service');
+  const stopped = untilStopped([streaming, inspection], 'every service');
   const key = inspection.apiKey.filePath ?? `from ${inspection.apiKey.source}`;
   process.stdout.write(
     [`klvscope inspection service on ${inspection.url}`, `  API key    ${key}  (send it in the X-API-Key header)`, `  data       ${inspection.dataDir}`, streamBanner(streaming), 'Ctrl+C stops every service.', ''].join('\n'),

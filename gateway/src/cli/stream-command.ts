@@ -6,6 +6,8 @@
 import { defaultDataDir } from '@klvscope/core';
 import { startStreamingServer, type RunningStreamingServer } from '../streaming/start-streaming-server.js';
 import { DEFAULT_STREAMING_PORT, STREAM_PORT_ENV, type StreamingConfig } from '../streaming/streaming-config.js';
+import { portOption } from './port-option.js';
+import { untilStopped } from './until-stopped.js';
 import { UsageError } from './usage-error.js';
 
 export interface StreamOptions {
@@ -30,7 +32,7 @@ export async function runStream(options: StreamOptions, env: NodeJS.ProcessEnv =
   const dataDir = options.dataDir ?? defaultDataDir(env);
   const server = await startStreamingServer({ dataDir, host: options.host, port: portOption(options.port, env[STREAM_PORT_ENV], DEFAULT_STREAMING_PORT, STREAM_PORT_ENV), env, config: streamConfigOptions(options) });
   // Signals are handled before the banner tells anyone the module runs.
-  const stopped = untilClosed([server], 'the streaming module');
+  const stopped = untilStopped([server], 'the streaming module');
   process.stdout.write(streamBanner(server));
   await stopped;
   process.stdout.write('klvscope: stopped\n');
@@ -66,39 +68,8 @@ export function streamBanner(server: RunningStreamingServer): string {
   ].join('\n');
 }
 
-/** A port option, else the environment, else the default. */
-export function portOption(option: string | undefined, fromEnv: string | undefined, fallback: number, envName: string): number {
-  const [text, what] = option !== undefined ? [option, '--port'] : fromEnv?.trim() ? [fromEnv.trim(), envName] : [String(fallback), 'port'];
-  const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65_535) throw new UsageError(`${what} must be a port number from 0 to 65535 (0: any free port), got '${text}'`);
-  return port;
-}
-
 function wholeNumber(text: string, what: string): number {
   const n = Number(text);
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(n)) throw new UsageError(`${what} must be a whole number, got '${text}'`);
   return n;
-}
-
-/** Waits until every server has closed, by itself (`exit`) or on SIGINT/SIGTERM, which close them all. */
-export function untilClosed(servers: ReadonlyArray<{ close(): Promise<void>; closed?: Promise<void> }>, what: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let stopping = false;
-    const stop = (signal: NodeJS.Signals): void => {
-      if (stopping) {
-        process.stderr.write(`klvscope: ${signal} again: exiting without waiting\n`);
-        process.exit(1);
-      }
-      stopping = true;
-      process.stderr.write(`klvscope: ${signal}: stopping ${what}\n`);
-      Promise.all(servers.map((server) => server.close())).catch(reject);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-    Promise.all(servers.map((server) => server.closed ?? new Promise(() => undefined))).then(() => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    }, reject);
-  });
 }

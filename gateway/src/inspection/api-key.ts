@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createOwnerOnlyFile } from '../owner-only-file.js';
 import { InspectionError } from './inspection-error.js';
 
 export const API_KEY_ENV = 'KLVSCOPE_API_KEY';
@@ -64,21 +65,8 @@ async function keyFromFile(path: string): Promise<ApiKey> {
 
 /** Creates the file exclusively with mode 0600 and a new key; null when it exists already. */
 async function createKeyFile(path: string): Promise<string | null> {
-  let handle;
-  try {
-    handle = await open(path, 'wx', 0o600);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return null;
-    throw error;
-  }
-  try {
-    const key = generateApiKey();
-    await handle.writeFile(`${key}\n`);
-    await handle.sync();
-    return key;
-  } finally {
-    await handle.close();
-  }
+  const key = generateApiKey();
+  return (await createOwnerOnlyFile(path, `${key}\n`)) ? key : null;
 }
 
 async function readText(path: string): Promise<string> {

@@ -6,8 +6,9 @@
  * password, readable by its owner only, as the inspection service's API key.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createOwnerOnlyFile } from '../owner-only-file.js';
 import type { Credentials } from './basic-credentials.js';
 import { StreamingError } from './streaming-error.js';
 
@@ -42,23 +43,10 @@ export async function resolveStreamCredentials(dataDir: string, configured: Part
   return { ...usable(line.slice(0, colon), line.slice(colon + 1), `the credentials file ${filePath}`), source: 'file', filePath, created: false };
 }
 
-/** Creates the file exclusively, mode 0600; null when it exists already. */
+/** Creates the file exclusively, mode 0600, with new credentials; null when it exists already. */
 async function createFile(path: string): Promise<Credentials | null> {
-  let handle;
-  try {
-    handle = await open(path, 'wx', 0o600);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return null;
-    throw error;
-  }
-  try {
-    const credentials = { user: DEFAULT_STREAM_USER, password: randomBytes(18).toString('base64url') };
-    await handle.writeFile(`${credentials.user}:${credentials.password}\n`);
-    await handle.sync();
-    return credentials;
-  } finally {
-    await handle.close();
-  }
+  const credentials = { user: DEFAULT_STREAM_USER, password: randomBytes(18).toString('base64url') };
+  return (await createOwnerOnlyFile(path, `${credentials.user}:${credentials.password}\n`)) ? credentials : null;
 }
 
 /** A user without colon or space and a password without space (the spec's header form separates them by a space), both visible ASCII. */

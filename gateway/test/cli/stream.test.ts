@@ -1,40 +1,16 @@
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { fixtureOrSkip, repoRoot } from '../../../test-support/fixtures.js';
+import { fixtureOrSkip } from '../../../test-support/fixtures.js';
+import { runCli } from './run-cli.js';
 import { connectViewer } from '../streaming/stream-client.js';
-
-const tsx = import.meta.resolve('tsx');
-
-interface StreamProcess {
-  child: ChildProcess;
-  url: string;
-  stdout: () => string;
-  exited: Promise<number | null>;
-}
+import { startService, type ServiceProcess } from './service-process.js';
 
 /** Starts `klvscope stream` from the TypeScript sources and waits for its banner. */
-function stream(args: string[], env: NodeJS.ProcessEnv = {}): Promise<StreamProcess> {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', tsx, join(repoRoot, 'gateway/src/cli/main.ts'), 'stream', ...args], {
-    cwd: repoRoot,
-    env: { PATH: process.env.PATH, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const url = /streaming module on (http:\/\/\S+)/.exec(stdout)?.[1];
-      if (url && stdout.includes('recordings')) resolve({ child, url, stdout: () => stdout, exited });
-    });
-    void exited.then((code) => reject(new Error(`stream exited with ${code} before its banner: ${stderr}`)));
-  });
+function stream(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServiceProcess> {
+  return startService(['stream', ...args], /streaming module on (http:\/\/\S+)/, 'recordings', env);
 }
 
 describe('klvscope stream', function () {
@@ -64,12 +40,9 @@ describe('klvscope stream', function () {
     expect(await server.exited).to.equal(0);
   });
 
-  it('refuses a bad option value with exit code 2 and one line on stderr', async () => {
-    const child = spawn(process.execPath, ['--conditions=source', '--import', tsx, join(repoRoot, 'gateway/src/cli/main.ts'), 'stream', '--source', 'http://x', '--port', '0'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    expect(code).to.equal(2);
+  it('refuses a bad option value with exit code 2 and one line on stderr', () => {
+    const { status, stderr } = runCli(['stream', '--source', 'http://x', '--port', '0']);
+    expect(status).to.equal(2);
     expect(stderr).to.match(/^klvscope: invalid streaming configuration: source must be udp:\/\/…, file:\/\/\/… or serial:…, got 'http:\/\/x'\n$/);
   });
 });

@@ -1,43 +1,16 @@
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Store } from '@klvscope/core';
 import { repoRoot } from '../../../test-support/fixtures.js';
 import { APP_VERSION } from '../../src/app-version.js';
 import { runCli } from '../cli/run-cli.js';
+import { startService, type ServiceProcess } from '../cli/service-process.js';
 import { tempDataDir } from './test-server.js';
 
-const tsx = import.meta.resolve('tsx');
-
-interface ServeProcess {
-  child: ChildProcess;
-  /** The base URL printed on the first line. */
-  url: string;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-/** Starts `klvscope serve` from the TypeScript sources and waits for its first line. */
-function serve(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', tsx, join(repoRoot, 'gateway/src/cli/main.ts'), 'serve', ...args], {
-    cwd: repoRoot,
-    env: { PATH: process.env.PATH, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const url = /on (http:\/\/\S+\/api\/v1)/.exec(stdout)?.[1];
-      if (url && stdout.includes('Ctrl+C')) resolve({ child, url, stdout: () => stdout, stderr: () => stderr, exited });
-    });
-    void exited.then((code) => reject(new Error(`serve exited with ${code} before printing its URL: ${stderr}`)));
-  });
+/** Starts `klvscope serve` from the TypeScript sources and waits for its banner. */
+function serve(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServiceProcess> {
+  return startService(['serve', ...args], /on (http:\/\/\S+\/api\/v1)/, 'Ctrl+C', env);
 }
 
 describe('klvscope serve', function () {

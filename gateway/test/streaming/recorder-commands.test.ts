@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { replayFile } from '@klvscope/adapters';
 import { generateTransportStream, type RecorderStatus } from '@klvscope/core';
@@ -12,10 +11,6 @@ interface InspectedPid {
   pid: number;
   packets: number;
   continuityErrors: number;
-}
-
-function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'klvscope-recorder-'));
 }
 
 function inspectPids(path: string): InspectedPid[] {
@@ -37,6 +32,7 @@ async function recorderCommand(server: RunningStreamingServer, command: 'start' 
 async function recorderState(server: RunningStreamingServer): Promise<RecorderStatus> {
   return (await (await fetch(`${server.url}/recorderState`)).json()) as RecorderStatus;
 }
+import { tempFolder } from './temp-folder.js';
 
 describe('the recorder of the streaming module', function () {
   this.timeout(90_000);
@@ -48,7 +44,7 @@ describe('the recorder of the streaming module', function () {
   });
 
   it('records a 30 s feed replayed over UDP: klvscope inspect finds no continuity error and the packets per PID that were sent', async () => {
-    const dir = tempDir();
+    const dir = tempFolder('recorder');
     const sent = join(dir, 'sent.ts');
     writeFileSync(sent, generateTransportStream({ durationSeconds: 30, bitrate: 2_000_000, klv: {} }).bytes);
     const port = await freeUdpPort();
@@ -74,7 +70,7 @@ describe('the recorder of the streaming module', function () {
   });
 
   it('refuses recorder start when the configuration disables it: 409, the state staying stopped', async () => {
-    const dir = tempDir();
+    const dir = tempFolder('recorder');
     server = await startStreamingServer({ dataDir: dir, port: 0, env: {}, config: { source: `udp://127.0.0.1:${await freeUdpPort()}`, recorderEnabled: false } });
     const refused = await recorderCommand(server, 'start');
     expect(refused.status).to.equal(409);
@@ -85,7 +81,7 @@ describe('the recorder of the streaming module', function () {
   });
 
   it('turns failed with the reason when its folder cannot be made, and streaming goes on', async () => {
-    const dir = tempDir();
+    const dir = tempFolder('recorder');
     const file = join(dir, 'a-file');
     writeFileSync(file, 'not a folder');
     server = await startStreamingServer({ dataDir: dir, port: 0, env: {}, config: { source: `udp://127.0.0.1:${await freeUdpPort()}`, recordingsDir: join(file, 'recordings') } });

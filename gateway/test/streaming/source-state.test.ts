@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { copyFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { replayFile } from '@klvscope/adapters';
@@ -9,10 +8,7 @@ import { fixtureOrSkip } from '../../../test-support/fixtures.js';
 import { freeUdpPort } from '../../../test-support/free-udp-port.js';
 import { startStreamingServer, type RunningStreamingServer } from '../../src/streaming/start-streaming-server.js';
 import { connectViewer } from './stream-client.js';
-
-function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'klvscope-source-state-'));
-}
+import { tempFolder } from './temp-folder.js';
 
 async function sourceOf(server: RunningStreamingServer): Promise<SourceStatus> {
   return ((await (await fetch(`${server.url}/info`)).json()) as { source: SourceStatus }).source;
@@ -38,7 +34,7 @@ describe('the source state of the streaming module', function () {
   it('reports a UDP source that goes silent, and picks the stream up again when data returns, the viewer starting over', async function () {
     const fixture = fixtureOrSkip(this, 'real', 'kwiver_h264_klv.ts');
     const port = await freeUdpPort();
-    server = await startStreamingServer({ dataDir: tempDir(), port: 0, env: {}, config: { source: `udp://127.0.0.1:${port}`, silenceMs: 500 } });
+    server = await startStreamingServer({ dataDir: tempFolder('source-state'), port: 0, env: {}, config: { source: `udp://127.0.0.1:${port}`, silenceMs: 500 } });
     const running = server;
     expect((await sourceOf(running)).state).to.equal('starting');
     const viewer = await connectViewer(running.url);
@@ -57,7 +53,7 @@ describe('the source state of the streaming module', function () {
 
   it('reports a source that cannot be opened as failed with the reason, and opens it once it can', async function () {
     const fixture = fixtureOrSkip(this, 'real', 'kwiver_h264_klv.ts');
-    const dir = tempDir();
+    const dir = tempFolder('source-state');
     const path = join(dir, 'later.ts');
     server = await startStreamingServer({ dataDir: dir, port: 0, env: {}, config: { source: pathToFileURL(path).href, retryMs: 100 } });
     const running = server;

@@ -1,17 +1,13 @@
 import { expect } from 'chai';
-import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { rejectionOf } from '../../../test-support/thrown.js';
 import { CREDENTIALS_FILE_NAME, resolveStreamCredentials } from '../../src/streaming/stream-credentials.js';
-
-function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'klvscope-stream-credentials-'));
-}
+import { tempFolder } from './temp-folder.js';
 
 describe('the credentials of the streaming module', () => {
   it('are generated at first start into a file readable by its owner only, and read back the same after', async () => {
-    const dir = tempDir();
+    const dir = tempFolder('stream-credentials');
     const first = await resolveStreamCredentials(dir, {}, {});
     const path = join(dir, CREDENTIALS_FILE_NAME);
     expect(first).to.deep.include({ source: 'file', filePath: path, created: true, user: 'operator' });
@@ -23,7 +19,7 @@ describe('the credentials of the streaming module', () => {
   });
 
   it('come from the configuration first, then from the environment (both variables), and no file is made', async () => {
-    const dir = tempDir();
+    const dir = tempFolder('stream-credentials');
     const env = { KLVSCOPE_STREAM_USER: 'env-user', KLVSCOPE_STREAM_PASSWORD: 'env-pass' };
     expect(await resolveStreamCredentials(dir, { user: 'cfg', password: 'cfg-pass' }, env)).to.deep.include({ source: 'configuration', user: 'cfg', password: 'cfg-pass' });
     expect(await resolveStreamCredentials(dir, {}, env)).to.deep.include({ source: 'environment', user: 'env-user', password: 'env-pass' });
@@ -31,7 +27,7 @@ describe('the credentials of the streaming module', () => {
   });
 
   it('refuse a file others can read, one without a user:password line, and a password with a space', async () => {
-    const dir = tempDir();
+    const dir = tempFolder('stream-credentials');
     const path = join(dir, CREDENTIALS_FILE_NAME);
     writeFileSync(path, 'operator:secret\n', { mode: 0o644 });
     chmodSync(path, 0o644);

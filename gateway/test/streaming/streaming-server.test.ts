@@ -1,19 +1,14 @@
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { createKlvAwareTsDemuxer, type MetadataPacketObservation, type StreamHelloMessage, type StreamKlvMessage, type StreamStatusMessage } from '@klvscope/core';
 import { fixtureOrSkip } from '../../../test-support/fixtures.js';
 import { APP_VERSION } from '../../src/app-version.js';
 import { startStreamingServer, type RunningStreamingServer } from '../../src/streaming/start-streaming-server.js';
 import { connectViewer } from './stream-client.js';
+import { tempFolder } from './temp-folder.js';
 
 const PACKET = 188;
-
-function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'klvscope-streaming-'));
-}
 
 function metadataPacketsOf(bytes: Uint8Array): MetadataPacketObservation[] {
   const packets: MetadataPacketObservation[] = [];
@@ -42,7 +37,7 @@ describe('the streaming module on a real socket, over a real fixture replayed by
   before(async function () {
     const path = fixtureOrSkip(this, 'real', 'osh-addons_sample-stream.ts');
     fixture = new Uint8Array(readFileSync(path));
-    server = await startStreamingServer({ dataDir: tempDir(), port: 0, env: {}, config: { source: pathToFileURL(path).href, channelName: 'ch-1' } });
+    server = await startStreamingServer({ dataDir: tempFolder('streaming'), port: 0, env: {}, config: { source: pathToFileURL(path).href, channelName: 'ch-1' } });
   });
 
   after(async () => {

@@ -1,15 +1,11 @@
 import { expect } from 'chai';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createTsDemuxer, generateTransportStream } from '@klvscope/core';
 import { startStreamingServer, type RunningStreamingServer } from '../../src/streaming/start-streaming-server.js';
 import { connectViewer } from './stream-client.js';
-
-function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'klvscope-viewers-'));
-}
+import { tempFolder } from './temp-folder.js';
 
 /** A fast synthetic stream (40 Mb/s) on file, so that a viewer that does not read falls behind within a second or two. */
 function fastStreamFile(dir: string): string {
@@ -36,7 +32,7 @@ describe('the viewers of the streaming module', function () {
   });
 
   it('refuses a viewer over the configured limit with close code 1013 and a reason, and counts the connected ones', async () => {
-    const dir = tempDir();
+    const dir = tempFolder('viewers');
     server = await startStreamingServer({ dataDir: dir, port: 0, env: {}, config: { source: fastStreamFile(dir), concurrentClients: 1 } });
     const first = await connectViewer(server.url);
     const second = await connectViewer(server.url);
@@ -52,7 +48,7 @@ describe('the viewers of the streaming module', function () {
   });
 
   it('drops a viewer that stops reading once its buffer passes the bound, and the viewer that reads gets every packet in order', async () => {
-    const dir = tempDir();
+    const dir = tempFolder('viewers');
     server = await startStreamingServer({ dataDir: dir, port: 0, env: {}, config: { source: fastStreamFile(dir), maxViewerBufferBytes: 256 * 1024 } });
     const reader = await connectViewer(server.url);
     const sleeper = await connectViewer(server.url);
