@@ -107,11 +107,11 @@ export function TrackMap({ track, trackVersion, current, tileUrl, onDrawn }: Tra
 
   return (
     <section class="track-map">
-      <div ref={containerRef} class="map" />
       <label class="follow">
         <input type="checkbox" checked={follow} onChange={(event) => setFollow(event.currentTarget.checked)} /> follow
         the aircraft
       </label>
+      <div ref={containerRef} class="map" />
     </section>
   );
 }
