@@ -84,6 +84,21 @@ async function pauseOnFrame(page: Page): Promise<{ probe: ViewerProbe; latitudeT
   return { probe: await readProbe(page), latitudeText: await panelText(page, 'sensorLatitudeDeg') };
 }
 
+/**
+ * The page's frame is a frame of the file (its media time mapped to a PTS the
+ * file has, to the millisecond mpegts.js keeps), and the panel shows the file's
+ * asynchronous packet for it: the latest whose PTS is not after the frame's.
+ */
+function expectFilePacketOfFrame(truth: FixtureTruth, probe: ViewerProbe, latitudeText: string): void {
+  const frame = probe.lastFrame!;
+  const truePts = truth.videoPts90kHz.find((pts) => Math.abs(pts - frame.pts90kHz) <= HALF_MS_90KHZ);
+  expect(truePts, `frame PTS ${frame.pts90kHz} is one of the file's`).to.be.a('number');
+  const expected = truth.packets.filter((packet) => packet.pts90kHz !== null && packet.pts90kHz <= truePts!).at(-1)!;
+  expect(probe.panelKlv?.pts90kHz).to.equal(expected.pts90kHz);
+  expect(probe.panelKlv?.values.sensorLatitudeDeg).to.equal(expected.sensorLatitudeDeg);
+  expect(latitudeText).to.equal(`${expected.sensorLatitudeDeg!.toFixed(6)}°`);
+}
+
 /** A second viewer over the module's socket, keeping every metadata message it is sent. */
 function listenToStream(baseUrl: string): { messages: StreamKlvMessage[]; close(): void } {
   const messages: StreamKlvMessage[] = [];
@@ -150,15 +165,7 @@ describe('the stream viewer in Chromium', function () {
       const { probe, latitudeText } = await pauseOnFrame(page);
       await saveScreenshot(page, 'viewer-fixture');
       expect(probe.connections, 'one connection: the file did not loop during the test').to.equal(1);
-      const frame = probe.lastFrame!;
-      // The media time maps to the PTS of a real frame of the file (to the millisecond mpegts.js keeps).
-      const truePts = truth.videoPts90kHz.find((pts) => Math.abs(pts - frame.pts90kHz) <= HALF_MS_90KHZ);
-      expect(truePts, `frame PTS ${frame.pts90kHz} is one of the file's`).to.be.a('number');
-      // Asynchronous KLV: the latest packet whose PTS is not after the frame's.
-      const expected = truth.packets.filter((packet) => packet.pts90kHz !== null && packet.pts90kHz <= truePts!).at(-1)!;
-      expect(probe.panelKlv?.pts90kHz).to.equal(expected.pts90kHz);
-      expect(probe.panelKlv?.values.sensorLatitudeDeg).to.equal(expected.sensorLatitudeDeg);
-      expect(latitudeText).to.equal(`${expected.sensorLatitudeDeg!.toFixed(6)}°`);
+      expectFilePacketOfFrame(truth, probe, latitudeText);
 
       // One point per packet the page received: the file's packets between the first and the latest it got.
       const received = truth.packets.filter((packet) => packet.pts90kHz! >= probe.firstKlvPts90kHz! && packet.pts90kHz! <= probe.lastKlvPts90kHz!);
@@ -208,6 +215,20 @@ describe('the stream viewer in Chromium', function () {
       await saveScreenshot(page, 'viewer-recorder-command');
       const recorder = (await (await fetch(`${module!.server.url}/recorderState`)).json()) as { state: string };
       expect(answer).to.contain(recorder.state === 'running' ? 'recorder start: running' : 'recorder start');
+      await page.close();
+    });
+    it('starts a new player when the replayed file starts again, and goes on showing the packet of the frame', async () => {
+      const truth = await decodeFixture(fixture);
+      const page = await (chromium as ChromiumSession).newPage();
+      await page.goto(`${module!.server.url}/`);
+      // The 9.2 s file loops (its PTS start again): the page sees the video clock jump and connects again.
+      await page.waitForFunction('window.klvscopeViewer.connections >= 2', undefined, { timeout: 30_000, polling: 100 });
+      const framesAtRestart = (await readProbe(page)).framesShown;
+      await waitForFrames(page, framesAtRestart + 20);
+      const { probe, latitudeText } = await pauseOnFrame(page);
+      await saveScreenshot(page, 'viewer-fixture-looped');
+      expect(probe.hello?.startPts90kHz, 'the new connection starts at a frame of the file').to.be.oneOf(truth.videoPts90kHz);
+      expectFilePacketOfFrame(truth, probe, latitudeText);
       await page.close();
     });
   });

@@ -49,7 +49,8 @@ export class GraticuleLayer {
     const labelLat = south + (north - south) * 0.02;
     for (let lat = Math.ceil(south / step) * step; lat <= north; lat += step) {
       L.polyline([[lat, west], [lat, east]], line).addTo(this.layer);
-      this.label([lat, labelLon], formatLatitude(lat, decimals), 'lat').addTo(this.layer);
+      // Not in the corner the longitude labels take.
+      if (lat > south + (north - south) * 0.06) this.label([lat, labelLon], formatLatitude(lat, decimals), 'lat').addTo(this.layer);
     }
     for (let lon = Math.ceil(west / step) * step; lon <= east; lon += step) {
       L.polyline([[south, lon], [north, lon]], line).addTo(this.layer);
