@@ -131,6 +131,8 @@ export function createStreamingApp(parts: StreamingServerParts, options: Streami
   app.addHook('preClose', async () => {
     for (const client of sockets.clients) client.terminate();
     await parts.module.close();
+    // The last packets reach the file, which is closed.
+    await parts.recorder.stop();
   });
   return app;
 }
