@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createKlvAwareTsDemuxer, type StreamKlvMessage, type StreamMessage } from '@klvscope/core';
+import { createKlvAwareTsDemuxer, type RecorderStatus, type StreamKlvMessage, type StreamMessage } from '@klvscope/core';
 import { startStreamingServer, type RunningStreamingServer, type StartStreamingOptions } from '@klvscope/gateway';
 import { buildWeb } from '@klvscope/web/build';
 import type { Page } from 'playwright-core';
@@ -206,17 +206,24 @@ describe('the stream viewer in Chromium', function () {
       await page.fill('.credentials input[name=password]', 'wrong');
       await page.click('.credentials button[type=submit]');
       await page.waitForSelector('.command-error');
-      expect(await page.textContent('.command-error')).to.match(/refused/);
+      expect(await page.textContent('.command-error')).to.equal('recorder start refused: the user or password is wrong');
       // The form stays for another try.
       await page.fill('.credentials input[name=password]', 'viewer-test');
       await page.click('.credentials button[type=submit]');
-      await page.waitForSelector('.command-ok, .command-error:not(:has-text("password"))');
-      const answer = await page.textContent('.recorder-controls p');
+      await page.waitForSelector('.command-ok');
+      expect(await page.textContent('.command-ok')).to.equal('recorder start: running');
+      const running = (await (await fetch(`${module!.server.url}/recorderState`)).json()) as RecorderStatus;
+      expect(running.state).to.equal('running');
+      expect(await page.textContent('[data-field="recorder"]')).to.contain(`running since ${running.timeStarted}`);
       await saveScreenshot(page, 'viewer-recorder-command');
-      const recorder = (await (await fetch(`${module!.server.url}/recorderState`)).json()) as { state: string };
-      expect(answer).to.contain(recorder.state === 'running' ? 'recorder start: running' : 'recorder start');
+      // The page keeps the credentials for the next command.
+      await page.click('text=Stop recording');
+      await page.waitForSelector('.command-ok:has-text("recorder stop")');
+      expect(await page.textContent('.command-ok')).to.equal('recorder stop: stopped');
+      expect(((await (await fetch(`${module!.server.url}/recorderState`)).json()) as RecorderStatus).state).to.equal('stopped');
       await page.close();
     });
+
     it('starts a new player when the replayed file starts again, and goes on showing the packet of the frame', async () => {
       const truth = await decodeFixture(fixture);
       const page = await (chromium as ChromiumSession).newPage();
