@@ -5,6 +5,7 @@
  * on the map. Each test saves a screenshot under test-artifacts/.
  */
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,7 +67,9 @@ async function readVideo(page: Page): Promise<VideoState> {
 }
 
 async function panelText(page: Page, field: string): Promise<string> {
-  return (await page.textContent(`.klv-panel td[data-field="${field}"]`)) ?? '';
+  // Without waiting: a page without metadata has no such cell.
+  const cell = await page.$(`.klv-panel td[data-field="${field}"]`);
+  return cell === null ? '' : ((await cell.textContent()) ?? '');
 }
 
 /** Waits until the page has shown `frames` frames of video. */
@@ -236,6 +239,43 @@ describe('the stream viewer in Chromium', function () {
       await saveScreenshot(page, 'viewer-fixture-looped');
       expect(probe.hello?.startPts90kHz, 'the new connection starts at a frame of the file').to.be.oneOf(truth.videoPts90kHz);
       expectFilePacketOfFrame(truth, probe, latitudeText);
+      await page.close();
+    });
+  });
+
+  describe('on H.264 with B-frames (made by ffmpeg, no KLV) replayed to the module', () => {
+    let dir: string;
+    let clip: string;
+    let module: { server: RunningStreamingServer; dataDir: string } | null = null;
+
+    before(async function () {
+      dir = await mkdtemp(join(tmpdir(), 'klvscope-bframes-'));
+      clip = join(dir, 'bframes.ts');
+      // Two B-frames per P: PTS runs ahead of DTS, so mpegts.js's first media time is not 0.
+      const made = spawnSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=30', '-t', '12', '-c:v', 'libx264', '-profile:v', 'main', '-bf', '2', '-g', '30', '-pix_fmt', 'yuv420p', '-f', 'mpegts', clip]);
+      if (made.error !== undefined || made.status !== 0) {
+        console.log(`      skipped: ffmpeg could not make the clip (${made.error?.message ?? made.stderr.toString()})`);
+        this.skip();
+      }
+      module = await startModule({ source: pathToFileURL(clip).href });
+    });
+
+    after(async () => {
+      await module?.server.close();
+      if (module) await rm(module.dataDir, { recursive: true, force: true });
+      if (dir) await rm(dir, { recursive: true, force: true });
+    });
+
+    it('maps the media time of the frame on screen to a PTS the clip has', async () => {
+      const truth = await decodeFixture(clip);
+      const page = await (chromium as ChromiumSession).newPage();
+      await page.goto(`${module!.server.url}/`);
+      await waitForFrames(page, 30);
+      const { probe } = await pauseOnFrame(page);
+      await saveScreenshot(page, 'viewer-bframes');
+      expect(probe.firstFrameMediaTime, 'the first frame comes (PTS - DTS) after media time 0').to.be.greaterThan(0);
+      const frame = probe.lastFrame!;
+      expect(truth.videoPts90kHz.some((pts) => Math.abs(pts - frame.pts90kHz) <= HALF_MS_90KHZ), `frame PTS ${frame.pts90kHz} is one of the clip's`).to.be.true;
       await page.close();
     });
   });
