@@ -72,6 +72,20 @@ async function panelText(page: Page, field: string): Promise<string> {
   return cell === null ? '' : ((await cell.textContent()) ?? '');
 }
 
+/**
+ * The probe at a moment when the map has drawn every packet received so far
+ * (packets keep coming; the map draws each after the page's next render):
+ * a track point for each. Times out if that moment never comes.
+ */
+async function probeWithTracksDrawn(page: Page): Promise<ViewerProbe> {
+  const handle = await page.waitForFunction(
+    '(() => { const p = window.klvscopeViewer; return p.trackPointCount === p.klvReceived && p.frameCentrePointCount === p.klvReceived && JSON.stringify(p); })()',
+    undefined,
+    { timeout: 5_000, polling: 20 },
+  );
+  return JSON.parse((await handle.jsonValue()) as string) as ViewerProbe;
+}
+
 /** Waits until the page has shown `frames` frames of video. */
 async function waitForFrames(page: Page, frames: number): Promise<void> {
   await page.waitForFunction(`window.klvscopeViewer.framesShown >= ${frames}`, undefined, { timeout: 30_000, polling: 100 });
@@ -171,10 +185,11 @@ describe('the stream viewer in Chromium', function () {
       expectFilePacketOfFrame(truth, probe, latitudeText);
 
       // One point per packet the page received: the file's packets between the first and the latest it got.
-      const received = truth.packets.filter((packet) => packet.pts90kHz! >= probe.firstKlvPts90kHz! && packet.pts90kHz! <= probe.lastKlvPts90kHz!);
-      expect(probe.klvReceived).to.equal(received.length);
-      expect(probe.trackPointCount).to.equal(received.length);
-      expect(probe.frameCentrePointCount).to.equal(received.length);
+      const drawn = await probeWithTracksDrawn(page);
+      const received = truth.packets.filter((packet) => packet.pts90kHz! >= drawn.firstKlvPts90kHz! && packet.pts90kHz! <= drawn.lastKlvPts90kHz!);
+      expect(drawn.klvReceived).to.equal(received.length);
+      expect(drawn.trackPointCount).to.equal(received.length);
+      expect(drawn.frameCentrePointCount).to.equal(received.length);
       expect(errors).to.deep.equal([]);
       await page.close();
     });
@@ -321,7 +336,8 @@ describe('the stream viewer in Chromium', function () {
         expect(sent, `a packet sent with the PTS of frame ${frame.pts90kHz}`).to.not.equal(undefined);
         expect(probe.panelKlv).to.deep.equal(sent);
         expect(latitudeText).to.equal(`${sent!.values.sensorLatitudeDeg!.toFixed(6)}°`);
-        expect(probe.trackPointCount).to.equal(probe.klvReceived);
+        const drawn = await probeWithTracksDrawn(page);
+        expect(drawn.klvReceived).to.be.greaterThan(0);
       } finally {
         listener.close();
         await page.close();
