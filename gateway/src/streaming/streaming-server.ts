@@ -48,8 +48,6 @@ export interface StreamingServerParts {
   viewer: StaticFiles | null;
   /** `streamer exit`: called after the answer has gone out. */
   onExit: () => void;
-  /** Whether the effective video passes through untouched. */
-  videoPassThrough: () => boolean;
 }
 
 export interface StreamingServerOptions {
@@ -73,11 +71,11 @@ export function streamInfo(parts: StreamingServerParts): Record<string, unknown>
     nodeInfo: licence.nodeId,
     poster: POSTER_FILE_NAME,
     recorderEnabled: config.recorderEnabled,
-    url: config.source ?? DEMO_SOURCE_URL,
-    useCapture: false,
+    url: config.captureDevice !== null ? `capture://${config.captureDevice}` : (config.source ?? DEMO_SOURCE_URL),
+    useCapture: config.captureDevice !== null,
     version: APP_VERSION,
     videoBitrate: config.videoBitrate,
-    videoPassThrough: parts.videoPassThrough(),
+    videoPassThrough: module.videoPassThrough(),
     videoResolution: module.videoResolution(),
     streaming: module.streaming,
     source: module.sourceStatusNow,
