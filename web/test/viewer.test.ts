@@ -10,26 +10,18 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createKlvAwareTsDemuxer, type RecorderStatus, type StreamKlvMessage, type StreamMessage } from '@klvscope/core';
+import { createKlvAwareTsDemuxer, type RecorderStatus } from '@klvscope/core';
 import { startStreamingServer, type RunningStreamingServer, type StartStreamingOptions } from '@klvscope/gateway';
 import { buildWeb } from '@klvscope/web/build';
-import type { Page } from 'playwright-core';
-import { WebSocket } from 'ws';
 import { chromiumUnavailableReason, launchChromium, saveScreenshot, type ChromiumSession } from '../../test-support/chromium.js';
 import { fixtureOrSkip } from '../../test-support/fixtures.js';
 import type { ViewerProbe } from '../src/viewer/viewer-probe.js';
+import { listenToStream, pauseOnFrame, probeWithTracksDrawn, readProbe, readVideo, waitForFrames } from './viewer-page-driver.js';
 
 /** How far the page's frame PTS may be from the frame's true PTS: mpegts.js keeps whole milliseconds (pts-clock.ts). */
 const HALF_MS_90KHZ = 45;
 const H264 = 0x1b;
 const ST_0601_SENSOR_LATITUDE = 13;
-
-interface VideoState {
-  currentTime: number;
-  videoWidth: number;
-  videoHeight: number;
-  paused: boolean;
-}
 
 /** What the fixture holds, decoded here by core, apart from the module: the video PES PTS and each metadata packet's PTS and latitude. */
 interface FixtureTruth {
@@ -56,51 +48,6 @@ async function decodeFixture(path: string): Promise<FixtureTruth> {
   return truth;
 }
 
-async function readProbe(page: Page): Promise<ViewerProbe> {
-  return page.evaluate<ViewerProbe>('window.klvscopeViewer');
-}
-
-async function readVideo(page: Page): Promise<VideoState> {
-  return page.evaluate<VideoState>(
-    "(() => { const v = document.querySelector('video'); return { currentTime: v.currentTime, videoWidth: v.videoWidth, videoHeight: v.videoHeight, paused: v.paused }; })()",
-  );
-}
-
-async function panelText(page: Page, field: string): Promise<string> {
-  // Without waiting: a page without metadata has no such cell.
-  const cell = await page.$(`.klv-panel td[data-field="${field}"]`);
-  return cell === null ? '' : ((await cell.textContent()) ?? '');
-}
-
-/**
- * The probe at a moment when the map has drawn every packet received so far
- * (packets keep coming; the map draws each after the page's next render):
- * a track point for each. Times out if that moment never comes.
- */
-async function probeWithTracksDrawn(page: Page): Promise<ViewerProbe> {
-  const handle = await page.waitForFunction(
-    '(() => { const p = window.klvscopeViewer; return p.trackPointCount === p.klvReceived && p.frameCentrePointCount === p.klvReceived && JSON.stringify(p); })()',
-    undefined,
-    { timeout: 5_000, polling: 20 },
-  );
-  return JSON.parse((await handle.jsonValue()) as string) as ViewerProbe;
-}
-
-/** Waits until the page has shown `frames` frames of video. */
-async function waitForFrames(page: Page, frames: number): Promise<void> {
-  await page.waitForFunction(`window.klvscopeViewer.framesShown >= ${frames}`, undefined, { timeout: 30_000, polling: 100 });
-}
-
-/**
- * Pauses the video and waits for the page to settle, so that the frame on
- * screen, the probe and the panel all tell of the same frame.
- */
-async function pauseOnFrame(page: Page): Promise<{ probe: ViewerProbe; latitudeText: string }> {
-  await page.evaluate("document.querySelector('video').pause()");
-  await page.waitForTimeout(400);
-  return { probe: await readProbe(page), latitudeText: await panelText(page, 'sensorLatitudeDeg') };
-}
-
 /**
  * The page's frame is a frame of the file (its media time mapped to a PTS the
  * file has, to the millisecond mpegts.js keeps), and the panel shows the file's
@@ -114,18 +61,6 @@ function expectFilePacketOfFrame(truth: FixtureTruth, probe: ViewerProbe, latitu
   expect(probe.panelKlv?.pts90kHz).to.equal(expected.pts90kHz);
   expect(probe.panelKlv?.values.sensorLatitudeDeg).to.equal(expected.sensorLatitudeDeg);
   expect(latitudeText).to.equal(`${expected.sensorLatitudeDeg!.toFixed(6)}°`);
-}
-
-/** A second viewer over the module's socket, keeping every metadata message it is sent. */
-function listenToStream(baseUrl: string): { messages: StreamKlvMessage[]; close(): void } {
-  const messages: StreamKlvMessage[] = [];
-  const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/stream`);
-  socket.on('message', (data, isBinary) => {
-    if (isBinary) return;
-    const message = JSON.parse((data as Buffer).toString('utf8')) as StreamMessage;
-    if (message.type === 'klv') messages.push(message);
-  });
-  return { messages, close: () => socket.close() };
 }
 
 async function startModule(config: StartStreamingOptions['config']): Promise<{ server: RunningStreamingServer; dataDir: string }> {
