@@ -78,14 +78,5 @@ export * from './store/index.js';
 export * from './workflow/index.js';
 export * from './store/datasets/index.js';
 export { CodedError, type ErrorBody } from './kernel/coded-error.js';
-export type {
-  FrameKlvValues,
-  RecorderStateName,
-  RecorderStatus,
-  SourceState,
-  SourceStatus,
-  StreamHelloMessage,
-  StreamKlvMessage,
-  StreamMessage,
-  StreamStatusMessage,
-} from './stream/stream-messages.js';
+// The streaming module's message types, and what else browser code may take from core.
+export * from './browser.js';

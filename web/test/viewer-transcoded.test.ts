@@ -10,13 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { findFfmpeg } from '@klvscope/adapters';
-import type { StreamKlvMessage, StreamMessage } from '@klvscope/core';
 import { startStreamingServer, type RunningStreamingServer } from '@klvscope/gateway';
 import { buildWeb } from '@klvscope/web/build';
-import { WebSocket } from 'ws';
 import { chromiumUnavailableReason, launchChromium, saveScreenshot, type ChromiumSession } from '../../test-support/chromium.js';
 import { fixtureOrSkip } from '../../test-support/fixtures.js';
-import type { ViewerProbe } from '../src/viewer/viewer-probe.js';
+import { listenToStream, pauseOnFrame, readVideo } from './viewer-page-driver.js';
 
 describe('the stream viewer in Chromium on MPEG-2 video, transcoded', function () {
   this.timeout(120_000);
@@ -44,13 +42,8 @@ describe('the stream viewer in Chromium on MPEG-2 video, transcoded', function (
   });
 
   it('plays the transcoded video at the source size and shows the KLV packet of the frame on screen', async () => {
-    const sent: StreamKlvMessage[] = [];
-    const listener = new WebSocket(`${server!.url.replace(/^http/, 'ws')}/stream`);
-    listener.on('message', (data, isBinary) => {
-      if (isBinary) return;
-      const message = JSON.parse((data as Buffer).toString('utf8')) as StreamMessage;
-      if (message.type === 'klv') sent.push(message);
-    });
+    const listener = listenToStream(server!.url);
+    const sent = listener.messages;
     const page = await chromium!.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
@@ -58,14 +51,10 @@ describe('the stream viewer in Chromium on MPEG-2 video, transcoded', function (
       await page.goto(`${server!.url}/`);
       // One frame a second: three frames shown take about three seconds after the first key frame.
       await page.waitForFunction('window.klvscopeViewer.framesShown >= 3 && window.klvscopeViewer.panelKlv !== null', undefined, { timeout: 60_000, polling: 200 });
-      const video = await page.evaluate<{ currentTime: number; videoWidth: number; videoHeight: number }>(
-        "(() => { const v = document.querySelector('video'); return { currentTime: v.currentTime, videoWidth: v.videoWidth, videoHeight: v.videoHeight }; })()",
-      );
+      const video = await readVideo(page);
       expect([video.videoWidth, video.videoHeight]).to.deep.equal([360, 240]);
       expect(video.currentTime).to.be.greaterThan(0);
-      await page.evaluate("document.querySelector('video').pause()");
-      await page.waitForTimeout(400);
-      const probe = await page.evaluate<ViewerProbe>('window.klvscopeViewer');
+      const { probe, latitudeText } = await pauseOnFrame(page);
       await saveScreenshot(page, 'viewer-mpeg2-transcoded');
       const frame = probe.lastFrame!;
       // Asynchronous KLV: the latest packet the module sent whose PTS is not after the frame's (the PTS survive the transcoding).
@@ -73,7 +62,6 @@ describe('the stream viewer in Chromium on MPEG-2 video, transcoded', function (
       expect(expected, `a packet sent at or before frame ${frame.pts90kHz}`).to.not.equal(undefined);
       expect(probe.panelKlv).to.deep.equal(expected);
       expect(probe.panelKlv?.standard).to.equal('MISB EG 0104');
-      const latitudeText = await page.textContent('.klv-panel td[data-field="sensorLatitudeDeg"]');
       expect(latitudeText).to.equal(`${expected!.values.sensorLatitudeDeg!.toFixed(6)}°`);
       expect(errors).to.deep.equal([]);
     } finally {

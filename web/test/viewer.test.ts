@@ -5,30 +5,23 @@
  * on the map. Each test saves a screenshot under test-artifacts/.
  */
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createKlvAwareTsDemuxer, type StreamKlvMessage, type StreamMessage } from '@klvscope/core';
+import { createKlvAwareTsDemuxer, type RecorderStatus } from '@klvscope/core';
 import { startStreamingServer, type RunningStreamingServer, type StartStreamingOptions } from '@klvscope/gateway';
 import { buildWeb } from '@klvscope/web/build';
-import type { Page } from 'playwright-core';
-import { WebSocket } from 'ws';
 import { chromiumUnavailableReason, launchChromium, saveScreenshot, type ChromiumSession } from '../../test-support/chromium.js';
 import { fixtureOrSkip } from '../../test-support/fixtures.js';
 import type { ViewerProbe } from '../src/viewer/viewer-probe.js';
+import { listenToStream, pauseOnFrame, probeWithTracksDrawn, readProbe, readVideo, waitForFrames } from './viewer-page-driver.js';
 
 /** How far the page's frame PTS may be from the frame's true PTS: mpegts.js keeps whole milliseconds (pts-clock.ts). */
 const HALF_MS_90KHZ = 45;
 const H264 = 0x1b;
 const ST_0601_SENSOR_LATITUDE = 13;
-
-interface VideoState {
-  currentTime: number;
-  videoWidth: number;
-  videoHeight: number;
-  paused: boolean;
-}
 
 /** What the fixture holds, decoded here by core, apart from the module: the video PES PTS and each metadata packet's PTS and latitude. */
 interface FixtureTruth {
@@ -55,45 +48,19 @@ async function decodeFixture(path: string): Promise<FixtureTruth> {
   return truth;
 }
 
-async function readProbe(page: Page): Promise<ViewerProbe> {
-  return page.evaluate<ViewerProbe>('window.klvscopeViewer');
-}
-
-async function readVideo(page: Page): Promise<VideoState> {
-  return page.evaluate<VideoState>(
-    "(() => { const v = document.querySelector('video'); return { currentTime: v.currentTime, videoWidth: v.videoWidth, videoHeight: v.videoHeight, paused: v.paused }; })()",
-  );
-}
-
-async function panelText(page: Page, field: string): Promise<string> {
-  return (await page.textContent(`.klv-panel td[data-field="${field}"]`)) ?? '';
-}
-
-/** Waits until the page has shown `frames` frames of video. */
-async function waitForFrames(page: Page, frames: number): Promise<void> {
-  await page.waitForFunction(`window.klvscopeViewer.framesShown >= ${frames}`, undefined, { timeout: 30_000, polling: 100 });
-}
-
 /**
- * Pauses the video and waits for the page to settle, so that the frame on
- * screen, the probe and the panel all tell of the same frame.
+ * The page's frame is a frame of the file (its media time mapped to a PTS the
+ * file has, to the millisecond mpegts.js keeps), and the panel shows the file's
+ * asynchronous packet for it: the latest whose PTS is not after the frame's.
  */
-async function pauseOnFrame(page: Page): Promise<{ probe: ViewerProbe; latitudeText: string }> {
-  await page.evaluate("document.querySelector('video').pause()");
-  await page.waitForTimeout(400);
-  return { probe: await readProbe(page), latitudeText: await panelText(page, 'sensorLatitudeDeg') };
-}
-
-/** A second viewer over the module's socket, keeping every metadata message it is sent. */
-function listenToStream(baseUrl: string): { messages: StreamKlvMessage[]; close(): void } {
-  const messages: StreamKlvMessage[] = [];
-  const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/stream`);
-  socket.on('message', (data, isBinary) => {
-    if (isBinary) return;
-    const message = JSON.parse((data as Buffer).toString('utf8')) as StreamMessage;
-    if (message.type === 'klv') messages.push(message);
-  });
-  return { messages, close: () => socket.close() };
+function expectFilePacketOfFrame(truth: FixtureTruth, probe: ViewerProbe, latitudeText: string): void {
+  const frame = probe.lastFrame!;
+  const truePts = truth.videoPts90kHz.find((pts) => Math.abs(pts - frame.pts90kHz) <= HALF_MS_90KHZ);
+  expect(truePts, `frame PTS ${frame.pts90kHz} is one of the file's`).to.be.a('number');
+  const expected = truth.packets.filter((packet) => packet.pts90kHz !== null && packet.pts90kHz <= truePts!).at(-1)!;
+  expect(probe.panelKlv?.pts90kHz).to.equal(expected.pts90kHz);
+  expect(probe.panelKlv?.values.sensorLatitudeDeg).to.equal(expected.sensorLatitudeDeg);
+  expect(latitudeText).to.equal(`${expected.sensorLatitudeDeg!.toFixed(6)}°`);
 }
 
 async function startModule(config: StartStreamingOptions['config']): Promise<{ server: RunningStreamingServer; dataDir: string }> {
@@ -150,21 +117,14 @@ describe('the stream viewer in Chromium', function () {
       const { probe, latitudeText } = await pauseOnFrame(page);
       await saveScreenshot(page, 'viewer-fixture');
       expect(probe.connections, 'one connection: the file did not loop during the test').to.equal(1);
-      const frame = probe.lastFrame!;
-      // The media time maps to the PTS of a real frame of the file (to the millisecond mpegts.js keeps).
-      const truePts = truth.videoPts90kHz.find((pts) => Math.abs(pts - frame.pts90kHz) <= HALF_MS_90KHZ);
-      expect(truePts, `frame PTS ${frame.pts90kHz} is one of the file's`).to.be.a('number');
-      // Asynchronous KLV: the latest packet whose PTS is not after the frame's.
-      const expected = truth.packets.filter((packet) => packet.pts90kHz !== null && packet.pts90kHz <= truePts!).at(-1)!;
-      expect(probe.panelKlv?.pts90kHz).to.equal(expected.pts90kHz);
-      expect(probe.panelKlv?.values.sensorLatitudeDeg).to.equal(expected.sensorLatitudeDeg);
-      expect(latitudeText).to.equal(`${expected.sensorLatitudeDeg!.toFixed(6)}°`);
+      expectFilePacketOfFrame(truth, probe, latitudeText);
 
       // One point per packet the page received: the file's packets between the first and the latest it got.
-      const received = truth.packets.filter((packet) => packet.pts90kHz! >= probe.firstKlvPts90kHz! && packet.pts90kHz! <= probe.lastKlvPts90kHz!);
-      expect(probe.klvReceived).to.equal(received.length);
-      expect(probe.trackPointCount).to.equal(received.length);
-      expect(probe.frameCentrePointCount).to.equal(received.length);
+      const drawn = await probeWithTracksDrawn(page);
+      const received = truth.packets.filter((packet) => packet.pts90kHz! >= drawn.firstKlvPts90kHz! && packet.pts90kHz! <= drawn.lastKlvPts90kHz!);
+      expect(drawn.klvReceived).to.equal(received.length);
+      expect(drawn.trackPointCount).to.equal(received.length);
+      expect(drawn.frameCentrePointCount).to.equal(received.length);
       expect(errors).to.deep.equal([]);
       await page.close();
     });
@@ -199,15 +159,73 @@ describe('the stream viewer in Chromium', function () {
       await page.fill('.credentials input[name=password]', 'wrong');
       await page.click('.credentials button[type=submit]');
       await page.waitForSelector('.command-error');
-      expect(await page.textContent('.command-error')).to.match(/refused/);
+      expect(await page.textContent('.command-error')).to.equal('recorder start refused: the user or password is wrong');
       // The form stays for another try.
       await page.fill('.credentials input[name=password]', 'viewer-test');
       await page.click('.credentials button[type=submit]');
-      await page.waitForSelector('.command-ok, .command-error:not(:has-text("password"))');
-      const answer = await page.textContent('.recorder-controls p');
+      await page.waitForSelector('.command-ok');
+      expect(await page.textContent('.command-ok')).to.equal('recorder start: running');
+      const running = (await (await fetch(`${module!.server.url}/recorderState`)).json()) as RecorderStatus;
+      expect(running.state).to.equal('running');
+      expect(await page.textContent('[data-field="recorder"]')).to.contain(`running since ${running.timeStarted}`);
       await saveScreenshot(page, 'viewer-recorder-command');
-      const recorder = (await (await fetch(`${module!.server.url}/recorderState`)).json()) as { state: string };
-      expect(answer).to.contain(recorder.state === 'running' ? 'recorder start: running' : 'recorder start');
+      // The page keeps the credentials for the next command.
+      await page.click('text=Stop recording');
+      await page.waitForSelector('.command-ok:has-text("recorder stop")');
+      expect(await page.textContent('.command-ok')).to.equal('recorder stop: stopped');
+      expect(((await (await fetch(`${module!.server.url}/recorderState`)).json()) as RecorderStatus).state).to.equal('stopped');
+      await page.close();
+    });
+
+    it('starts a new player when the replayed file starts again, and goes on showing the packet of the frame', async () => {
+      const truth = await decodeFixture(fixture);
+      const page = await (chromium as ChromiumSession).newPage();
+      await page.goto(`${module!.server.url}/`);
+      // The 9.2 s file loops (its PTS start again): the page sees the video clock jump and connects again.
+      await page.waitForFunction('window.klvscopeViewer.connections >= 2', undefined, { timeout: 30_000, polling: 100 });
+      const framesAtRestart = (await readProbe(page)).framesShown;
+      await waitForFrames(page, framesAtRestart + 20);
+      const { probe, latitudeText } = await pauseOnFrame(page);
+      await saveScreenshot(page, 'viewer-fixture-looped');
+      expect(probe.hello?.startPts90kHz, 'the new connection starts at a frame of the file').to.be.oneOf(truth.videoPts90kHz);
+      expectFilePacketOfFrame(truth, probe, latitudeText);
+      await page.close();
+    });
+  });
+
+  describe('on H.264 with B-frames (made by ffmpeg, no KLV) replayed to the module', () => {
+    let dir: string;
+    let clip: string;
+    let module: { server: RunningStreamingServer; dataDir: string } | null = null;
+
+    before(async function () {
+      dir = await mkdtemp(join(tmpdir(), 'klvscope-bframes-'));
+      clip = join(dir, 'bframes.ts');
+      // Two B-frames per P: PTS runs ahead of DTS, so mpegts.js's first media time is not 0.
+      const made = spawnSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=30', '-t', '12', '-c:v', 'libx264', '-profile:v', 'main', '-bf', '2', '-g', '30', '-pix_fmt', 'yuv420p', '-f', 'mpegts', clip]);
+      if (made.error !== undefined || made.status !== 0) {
+        console.log(`      skipped: ffmpeg could not make the clip (${made.error?.message ?? made.stderr.toString()})`);
+        this.skip();
+      }
+      module = await startModule({ source: pathToFileURL(clip).href });
+    });
+
+    after(async () => {
+      await module?.server.close();
+      if (module) await rm(module.dataDir, { recursive: true, force: true });
+      if (dir) await rm(dir, { recursive: true, force: true });
+    });
+
+    it('maps the media time of the frame on screen to a PTS the clip has', async () => {
+      const truth = await decodeFixture(clip);
+      const page = await (chromium as ChromiumSession).newPage();
+      await page.goto(`${module!.server.url}/`);
+      await waitForFrames(page, 30);
+      const { probe } = await pauseOnFrame(page);
+      await saveScreenshot(page, 'viewer-bframes');
+      expect(probe.firstFrameMediaTime, 'the first frame comes (PTS - DTS) after media time 0').to.be.greaterThan(0);
+      const frame = probe.lastFrame!;
+      expect(truth.videoPts90kHz.some((pts) => Math.abs(pts - frame.pts90kHz) <= HALF_MS_90KHZ), `frame PTS ${frame.pts90kHz} is one of the clip's`).to.be.true;
       await page.close();
     });
   });
@@ -253,7 +271,8 @@ describe('the stream viewer in Chromium', function () {
         expect(sent, `a packet sent with the PTS of frame ${frame.pts90kHz}`).to.not.equal(undefined);
         expect(probe.panelKlv).to.deep.equal(sent);
         expect(latitudeText).to.equal(`${sent!.values.sensorLatitudeDeg!.toFixed(6)}°`);
-        expect(probe.trackPointCount).to.equal(probe.klvReceived);
+        const drawn = await probeWithTracksDrawn(page);
+        expect(drawn.klvReceived).to.be.greaterThan(0);
       } finally {
         listener.close();
         await page.close();

@@ -1,11 +1,15 @@
 /**
- * Lines of latitude and longitude with their labels, spaced for the zoom
- * (at least three lines across the view's shorter side), redrawn as the map moves.
+ * Lines of latitude and longitude with their labels, spaced for the zoom so
+ * that labels do not overlap, redrawn as the map moves. Latitudes are named
+ * at the east edge, longitudes at the south edge.
  */
 import * as L from 'leaflet';
 
-/** Spacings in degrees, coarse to fine. */
-const STEPS_DEG = [30, 10, 5, 2, 1, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001];
+/** Spacings in degrees, fine to coarse. */
+const STEPS_DEG = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30];
+/** Room for a label between two lines, pixels. */
+const MIN_GAP_X_PX = 90;
+const MIN_GAP_Y_PX = 40;
 
 export class GraticuleLayer {
   readonly layer = L.layerGroup();
@@ -35,15 +39,18 @@ export class GraticuleLayer {
     const north = Math.min(90, bounds.getNorth());
     const west = bounds.getWest();
     const east = bounds.getEast();
-    const step = STEPS_DEG.find((s) => Math.min(north - south, east - west) / s >= 3) ?? STEPS_DEG[STEPS_DEG.length - 1];
+    const size = map.getSize();
+    const needed = Math.max((MIN_GAP_X_PX * (east - west)) / size.x, (MIN_GAP_Y_PX * (north - south)) / size.y);
+    const step = STEPS_DEG.find((s) => s >= needed) ?? STEPS_DEG[STEPS_DEG.length - 1];
     const decimals = Math.max(0, Math.ceil(-Math.log10(step)));
     const line = { color: '#8899aa', weight: 0.6, opacity: 0.8, interactive: false };
-    // Labels sit just inside the view's west and south edges.
-    const labelLon = west + (east - west) * 0.01;
+    // Labels sit just inside the view's east and south edges.
+    const labelLon = east - (east - west) * 0.005;
     const labelLat = south + (north - south) * 0.02;
     for (let lat = Math.ceil(south / step) * step; lat <= north; lat += step) {
       L.polyline([[lat, west], [lat, east]], line).addTo(this.layer);
-      this.label([lat, labelLon], formatLatitude(lat, decimals), 'lat').addTo(this.layer);
+      // Not in the corner the longitude labels take.
+      if (lat > south + (north - south) * 0.06) this.label([lat, labelLon], formatLatitude(lat, decimals), 'lat').addTo(this.layer);
     }
     for (let lon = Math.ceil(west / step) * step; lon <= east; lon += step) {
       L.polyline([[south, lon], [north, lon]], line).addTo(this.layer);

@@ -1,8 +1,8 @@
 /**
  * The platform and frame-centre positions of every metadata packet received,
  * in arrival order: the tracks the map draws. Append-only, so the map adds
- * only what it has not drawn yet; the oldest points go past a cap, which a
- * `dropped` count tells the map.
+ * only what it has not drawn yet; the oldest points go past a cap, which each
+ * track's `dropped` count tells the map.
  */
 import type { FrameKlvValues } from '@klvscope/core/browser';
 
@@ -11,30 +11,28 @@ export type LatLon = [number, number];
 /** About 11 minutes of 30 Hz metadata. */
 const MAX_POINTS = 20_000;
 
+/** One track: its points, oldest first, and how many were dropped from the front since the start. */
+export class Track {
+  readonly points: LatLon[] = [];
+  dropped = 0;
+
+  add(point: LatLon | null): void {
+    if (point === null) return;
+    this.points.push(point);
+    if (this.points.length > MAX_POINTS) {
+      this.points.shift();
+      this.dropped++;
+    }
+  }
+}
+
 export class TrackLog {
-  readonly platform: LatLon[] = [];
-  readonly frameCentre: LatLon[] = [];
-  /** Points dropped from the front of each track since the start (the cap). */
-  platformDropped = 0;
-  frameCentreDropped = 0;
+  readonly platform = new Track();
+  readonly frameCentre = new Track();
 
   add(values: FrameKlvValues): void {
-    const platform = positionOf(values.sensorLatitudeDeg, values.sensorLongitudeDeg);
-    if (platform !== null) {
-      this.platform.push(platform);
-      if (this.platform.length > MAX_POINTS) {
-        this.platform.shift();
-        this.platformDropped++;
-      }
-    }
-    const frameCentre = positionOf(values.frameCenterLatitudeDeg, values.frameCenterLongitudeDeg);
-    if (frameCentre !== null) {
-      this.frameCentre.push(frameCentre);
-      if (this.frameCentre.length > MAX_POINTS) {
-        this.frameCentre.shift();
-        this.frameCentreDropped++;
-      }
-    }
+    this.platform.add(positionOf(values.sensorLatitudeDeg, values.sensorLongitudeDeg));
+    this.frameCentre.add(positionOf(values.frameCenterLatitudeDeg, values.frameCenterLongitudeDeg));
   }
 }
 

@@ -8,7 +8,7 @@ import type { FrameKlvValues } from '@klvscope/core/browser';
 import * as L from 'leaflet';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { GraticuleLayer } from './graticule-layer.js';
-import { positionOf, type TrackLog } from './track-log.js';
+import { positionOf, type Track, type TrackLog } from './track-log.js';
 import { worldOutlineLayer } from './world-outline-layer.js';
 
 export interface TrackMapProps {
@@ -29,8 +29,8 @@ interface MapLayers {
   footprint: L.Polygon;
   platform: L.CircleMarker;
   frameCentre: L.CircleMarker;
-  /** Points of the track log already on the lines, and the log's drop counts when they were drawn. */
-  drawn: { platform: number; frameCentre: number; platformDropped: number; frameCentreDropped: number };
+  /** What of each track is on its line. */
+  drawn: { platform: DrawnTrack; frameCentre: DrawnTrack };
   fitted: boolean;
 }
 
@@ -53,7 +53,7 @@ export function TrackMap({ track, trackVersion, current, tileUrl, onDrawn }: Tra
       footprint: L.polygon([], { color: '#d68910', weight: 2, fillOpacity: 0.15 }).addTo(map),
       platform: L.circleMarker([0, 0], { radius: 6, color: '#7b241c', fillColor: '#e74c3c', fillOpacity: 1, weight: 2 }),
       frameCentre: L.circleMarker([0, 0], { radius: 4, color: '#1f5fa8', fillColor: '#ffffff', fillOpacity: 1, weight: 2 }),
-      drawn: { platform: 0, frameCentre: 0, platformDropped: 0, frameCentreDropped: 0 },
+      drawn: { platform: { points: 0, dropped: 0 }, frameCentre: { points: 0, dropped: 0 } },
       fitted: false,
     };
     return () => {
@@ -77,11 +77,8 @@ export function TrackMap({ track, trackVersion, current, tileUrl, onDrawn }: Tra
   useEffect(() => {
     const layers = layersRef.current;
     if (!layers) return;
-    const { drawn } = layers;
-    drawn.platform = appendTrack(layers.platformTrack, track.platform, drawn.platform, drawn.platformDropped !== track.platformDropped);
-    drawn.frameCentre = appendTrack(layers.frameCentreTrack, track.frameCentre, drawn.frameCentre, drawn.frameCentreDropped !== track.frameCentreDropped);
-    drawn.platformDropped = track.platformDropped;
-    drawn.frameCentreDropped = track.frameCentreDropped;
+    drawNew(layers.platformTrack, track.platform, layers.drawn.platform);
+    drawNew(layers.frameCentreTrack, track.frameCentre, layers.drawn.frameCentre);
     onDrawn(layers.platformTrack.getLatLngs().length, layers.frameCentreTrack.getLatLngs().length);
   }, [track, trackVersion]);
 
@@ -107,23 +104,36 @@ export function TrackMap({ track, trackVersion, current, tileUrl, onDrawn }: Tra
 
   return (
     <section class="track-map">
-      <div ref={containerRef} class="map" />
       <label class="follow">
         <input type="checkbox" checked={follow} onChange={(event) => setFollow(event.currentTarget.checked)} /> follow
         the aircraft
       </label>
+      <div ref={containerRef} class="map" />
     </section>
   );
 }
 
-/** Adds the log's points not yet on the line (all of them again after the log dropped old ones); returns how many the line has of the log. */
-function appendTrack(line: L.Polyline, points: ReadonlyArray<[number, number]>, drawnCount: number, restart: boolean): number {
-  if (restart || drawnCount > points.length) {
-    line.setLatLngs(points.slice());
-    return points.length;
+/** How many of a track's points are on its line, and the track's drop count when they were drawn. */
+interface DrawnTrack {
+  points: number;
+  dropped: number;
+}
+
+/** Brings the line to the track: drops from its front what the track dropped, adds the points not yet on it. */
+function drawNew(line: L.Polyline, track: Track, drawn: DrawnTrack): void {
+  const removed = track.dropped - drawn.dropped;
+  if (removed < 0 || removed > drawn.points) {
+    line.setLatLngs(track.points.slice());
+  } else {
+    if (removed > 0) {
+      // Leaflet's own array of the line: cut it in place and redraw, instead of setting 20,000 points again.
+      (line.getLatLngs() as L.LatLng[]).splice(0, removed);
+      line.redraw();
+    }
+    for (let i = drawn.points - removed; i < track.points.length; i++) line.addLatLng(track.points[i]);
   }
-  for (let i = drawnCount; i < points.length; i++) line.addLatLng(points[i]);
-  return points.length;
+  drawn.points = track.points.length;
+  drawn.dropped = track.dropped;
 }
 
 function showAt(marker: L.CircleMarker, position: [number, number] | null, map: L.Map): void {

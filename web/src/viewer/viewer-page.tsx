@@ -41,7 +41,8 @@ interface StreamTiming {
 }
 
 interface FrameView {
-  pts90kHz: number;
+  /** Null without video. */
+  pts90kHz: number | null;
   klv: StreamKlvMessage | null;
   exact: boolean;
 }
@@ -114,6 +115,10 @@ export function ViewerPage({ probe }: ViewerPageProps) {
         current.buffer.add(message, arrivedMs);
         // The muxer may put a frame's metadata after the frame's bytes: a late packet can be the one for the frame on screen.
         if (current.shown !== null) showFrame(current.shown);
+      } else if (helloSeen.current) {
+        // No video (hello without a start PTS): no frame to match, the panel shows the latest packet.
+        probe.panelKlv = message;
+        setFrame({ pts90kHz: null, klv: message, exact: false });
       }
       track.add(message.values);
       setTrackVersion((version) => version + 1);

@@ -20,16 +20,14 @@ export function worldOutlineLayer(): L.GeoJSON {
 
 /**
  * Natural Earth cuts land that crosses the antimeridian (Chukotka, Fiji) at
- * ±180°, and Leaflet would draw the cut as a line round the whole world: such
- * a ring's western longitudes go east by 360°, unless the ring then still spans
- * half the world (Antarctica, whose ring runs round the pole).
+ * ±180°, and Leaflet would draw the cut as a line round the whole world: the
+ * far-west points of such a ring (west of 90°W) go east by 360°, beside the
+ * rest. Antarctica, whose ring runs round the pole, stays as it is.
  */
 function joinAcrossAntimeridian(ring: Position[]): Position[] {
   const crosses = ring.some((point, i) => i > 0 && Math.abs(point[0] - ring[i - 1][0]) > 180);
-  if (!crosses) return ring;
-  const shifted = ring.map(([lon, lat]) => [lon < 0 ? lon + 360 : lon, lat]);
-  const lons = shifted.map(([lon]) => lon);
-  return Math.max(...lons) - Math.min(...lons) < 180 ? shifted : ring;
+  if (!crosses || ring.some(([, lat]) => lat < -80)) return ring;
+  return ring.map(([lon, lat]) => [lon < -90 ? lon + 360 : lon, lat]);
 }
 
 function mapRings(collection: FeatureCollection | Feature, map: (ring: Position[]) => Position[]): FeatureCollection | Feature {

@@ -1,0 +1,73 @@
+/**
+ * Driving the viewer page from a browser test: read what it shows (its probe,
+ * the video element, the panel), wait for frames, pause on one; and a second
+ * viewer on the module's socket that keeps what the module sent.
+ */
+import type { StreamKlvMessage, StreamMessage } from '@klvscope/core';
+import type { Page } from 'playwright-core';
+import { WebSocket } from 'ws';
+import type { ViewerProbe } from '../src/viewer/viewer-probe.js';
+
+export interface VideoState {
+  currentTime: number;
+  videoWidth: number;
+  videoHeight: number;
+  paused: boolean;
+}
+
+export async function readProbe(page: Page): Promise<ViewerProbe> {
+  return page.evaluate<ViewerProbe>('window.klvscopeViewer');
+}
+
+export async function readVideo(page: Page): Promise<VideoState> {
+  return page.evaluate<VideoState>(
+    "(() => { const v = document.querySelector('video'); return { currentTime: v.currentTime, videoWidth: v.videoWidth, videoHeight: v.videoHeight, paused: v.paused }; })()",
+  );
+}
+
+async function panelText(page: Page, field: string): Promise<string> {
+  // Without waiting: a page without metadata has no such cell.
+  const cell = await page.$(`.klv-panel td[data-field="${field}"]`);
+  return cell === null ? '' : ((await cell.textContent()) ?? '');
+}
+
+/**
+ * The probe at a moment when the map has drawn every packet received so far
+ * (packets keep coming; the map draws each after the page's next render):
+ * a track point for each. Times out if that moment never comes.
+ */
+export async function probeWithTracksDrawn(page: Page): Promise<ViewerProbe> {
+  const handle = await page.waitForFunction(
+    '(() => { const p = window.klvscopeViewer; return p.trackPointCount === p.klvReceived && p.frameCentrePointCount === p.klvReceived && JSON.stringify(p); })()',
+    undefined,
+    { timeout: 5_000, polling: 20 },
+  );
+  return JSON.parse((await handle.jsonValue()) as string) as ViewerProbe;
+}
+
+/** Waits until the page has shown `frames` frames of video. */
+export async function waitForFrames(page: Page, frames: number): Promise<void> {
+  await page.waitForFunction(`window.klvscopeViewer.framesShown >= ${frames}`, undefined, { timeout: 30_000, polling: 100 });
+}
+
+/**
+ * Pauses the video and waits for the page to settle, so that the frame on
+ * screen, the probe and the panel all tell of the same frame.
+ */
+export async function pauseOnFrame(page: Page): Promise<{ probe: ViewerProbe; latitudeText: string }> {
+  await page.evaluate("document.querySelector('video').pause()");
+  await page.waitForTimeout(400);
+  return { probe: await readProbe(page), latitudeText: await panelText(page, 'sensorLatitudeDeg') };
+}
+
+/** A second viewer over the module's socket, keeping every metadata message it is sent. */
+export function listenToStream(baseUrl: string): { messages: StreamKlvMessage[]; close(): void } {
+  const messages: StreamKlvMessage[] = [];
+  const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/stream`);
+  socket.on('message', (data, isBinary) => {
+    if (isBinary) return;
+    const message = JSON.parse((data as Buffer).toString('utf8')) as StreamMessage;
+    if (message.type === 'klv') messages.push(message);
+  });
+  return { messages, close: () => socket.close() };
+}
