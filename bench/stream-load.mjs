@@ -13,14 +13,18 @@
 // the module's CPU (target < 50 % of a core) against the sender's, its RSS (peak, and growth from
 // 5 s to the end: flat), the latency from a datagram's arrival to its bytes handed to the viewers'
 // sockets (onViewerSend; target p99 < 20 ms), and whether the viewer that never reads was dropped
-// with the module's memory bounded and the other 50 unaffected. STREAM_RUNS=N repeats both phases
-// N times and prints medians and ranges. A target missed is reported, not thrown: exit 0.
-import { fork, spawnSync } from 'node:child_process';
+// with the module's memory bounded and the other 50 unaffected. A third phase measures
+// glass-to-glass latency in headless Chromium (stream-glass.mjs; the module plays its built-in
+// demo), or says why it cannot. STREAM_RUNS=N repeats the phases N times and prints medians and
+// ranges. A target missed is reported, not thrown: exit 0.
+import { fork } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateTransportStream } from '../core/dist/index.js';
+import { measureGlassToGlass } from './stream-glass.mjs';
+import { runInsidePrivateNetwork } from './private-network.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.STREAM_SECONDS ?? 30);
@@ -34,15 +38,8 @@ const MAX_VIEWER_BUFFER_BYTES = 8 * 1024 * 1024;
 const WARM_SECONDS = 5;
 /** After the sender stops: time for the last bytes to reach the viewers. */
 const DRAIN_MS = 1_500;
-const INSIDE = 'KLVSCOPE_BENCH_PRIVATE_NETWORK';
 
-if (process.env[INSIDE] !== '1') {
-  // Re-run this script inside a private network namespace.
-  const setup = 'ip link set lo up && ip route add 224.0.0.0/4 dev lo && exec "$@"';
-  const run = spawnSync('unshare', ['--net', 'sh', '-c', setup, 'sh', process.execPath, fileURLToPath(import.meta.url)], { stdio: 'inherit', env: { ...process.env, [INSIDE]: '1' } });
-  if (run.error || run.status === null) console.error(`bench:stream: cannot make a private network namespace (root and iproute2 needed): ${run.error?.message ?? run.signal}`);
-  process.exit(run.status ?? 1);
-}
+runInsidePrivateNetwork(import.meta.url, 'bench:stream');
 
 const work = mkdtempSync(join(tmpdir(), 'klvscope-stream-bench-'));
 try {
@@ -53,8 +50,9 @@ try {
   for (let run = 1; run <= RUNS; run++) {
     const alone = await runPhase(file, false);
     const withSlow = await runPhase(file, true);
-    runs.push({ alone, withSlow });
-    printRun(run, alone, withSlow);
+    const glass = await runGlassPhase();
+    runs.push({ alone, withSlow, glass });
+    printRun(run, alone, withSlow, glass);
   }
   printSummary(runs);
 } finally {
@@ -65,7 +63,7 @@ try {
 async function runPhase(file, slow) {
   const children = [];
   try {
-    const module = fork(join(here, 'stream-module-child.mjs'), [GROUP], { execArgv: ['--v8-pool-size=0'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const module = fork(join(here, 'stream-module-child.mjs'), [GROUP, mkdtempSync(join(work, 'module-'))], { execArgv: ['--v8-pool-size=0'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     children.push(module);
     let moduleLog = '';
     module.stderr.on('data', (chunk) => (moduleLog += chunk.toString()));
@@ -85,7 +83,7 @@ async function runPhase(file, slow) {
     // One RSS sample a second from /proc (the kernel's figure, whatever the module's event loop is doing).
     const rssSamples = [];
     const sampler = setInterval(() => rssSamples.push({ atSeconds: (performance.now() - sendStart) / 1000, bytes: rssBytes(module.pid) }), 1_000);
-    const done = await nextMessage(sender, 'done');
+    const done = await nextMessage(sender, 'done', SECONDS * 1000 + 30_000);
     clearInterval(sampler);
     const sendingSeconds = (done.endedAt - done.startedAt) / 1000;
     const moduleCpu = cpuSeconds(module.pid) - moduleCpuStart;
@@ -100,6 +98,26 @@ async function runPhase(file, slow) {
   } finally {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined)));
+  }
+}
+
+/** Glass-to-glass: the module plays its built-in demo (the real H.264 clip, item 2 the wall clock) to headless Chromium. */
+async function runGlassPhase() {
+  const module = fork(join(here, 'stream-module-child.mjs'), ['demo', mkdtempSync(join(work, 'module-'))], { execArgv: ['--v8-pool-size=0'], stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+  try {
+    const { url } = await nextMessage(module, 'ready');
+    const result = await measureGlassToGlass(url, SECONDS);
+    if (result.leftOut) return result;
+    // From WARM_SECONDS after the first frame on: the player's start (its first buffer filling, latency chasing settling) left out.
+    const firstShownAt = result.samples[0]?.[0] ?? 0;
+    const steady = result.samples.filter(([shownAt]) => shownAt - firstShownAt >= WARM_SECONDS * 1000).map(([, ms]) => ms).sort((a, b) => a - b);
+    const at = (q) => (steady.length === 0 ? NaN : steady[Math.min(steady.length - 1, Math.ceil(q * steady.length) - 1)]);
+    return { ...result, samples: undefined, steadyFrames: steady.length, p50: at(0.5), p99: at(0.99), max: steady.at(-1) ?? NaN, min: steady[0] ?? NaN };
+  } finally {
+    if (module.exitCode === null && module.signalCode === null) {
+      module.kill('SIGTERM');
+      await new Promise((resolve) => module.once('exit', resolve));
+    }
   }
 }
 
@@ -130,6 +148,8 @@ function summarise({ slow, done, sendingSeconds, moduleCpu, viewersCpu, moduleRe
   const rssFinal = rssSamples.at(-1)?.bytes ?? NaN;
   const rssPeakSampled = Math.max(...rssSamples.map((s) => s.bytes));
   const dropSeconds = moduleReport.droppedAt === null ? null : (moduleReport.droppedAt - done.startedAt) / 1000;
+  // With the viewer that never reads, its buffer grows until it is dropped: flat is asked of the time after.
+  const afterDrop = dropSeconds === null ? [] : rssSamples.filter((s) => s.atSeconds >= Math.max(WARM_SECONDS, dropSeconds + 1));
   return {
     slow,
     sendingSeconds,
@@ -153,6 +173,7 @@ function summarise({ slow, done, sendingSeconds, moduleCpu, viewersCpu, moduleRe
     rssPeakSampledMB: rssPeakSampled / 1e6,
     rssPeakMB: peakRssBytes / 1e6,
     rssGrowthMB: (rssFinal - rssAtWarm) / 1e6,
+    rssGrowthAfterDropMB: afterDrop.length < 2 ? NaN : (rssFinal - afterDrop[0].bytes) / 1e6,
     latency: moduleReport.beforeDrop,
     latencyAfterDrop: moduleReport.afterDrop,
     dropped: moduleReport.dropped,
@@ -161,12 +182,14 @@ function summarise({ slow, done, sendingSeconds, moduleCpu, viewersCpu, moduleRe
   };
 }
 
-function printRun(run, alone, withSlow) {
+function printRun(run, alone, withSlow, glass) {
   console.log(`run ${run}/${RUNS}: ${SECONDS} s at ${(BITRATE / 1e6).toFixed(0)} Mb/s to ${VIEWERS} viewers, node ${process.version}, private network namespace`);
   for (const phase of [alone, withSlow]) {
     const latency = phase.slow ? `before the drop p50 ${ms(phase.latency.p50)} p99 ${ms(phase.latency.p99)} max ${ms(phase.latency.max)}, after p50 ${ms(phase.latencyAfterDrop.p50)} p99 ${ms(phase.latencyAfterDrop.p99)} max ${ms(phase.latencyAfterDrop.max)}` : `p50 ${ms(phase.latency.p50)} p99 ${ms(phase.latency.p99)} max ${ms(phase.latency.max)}`;
     console.log(`  ${phase.slow ? '+ 1 that never reads' : 'viewers alone       '}  sent ${(phase.sentBytes / 1e6).toFixed(1)} MB (${phase.sendRateMbps.toFixed(2)} Mb/s, ${phase.sendErrors} send errors), lost ${phase.lostBytes} B (${phase.viewersWithLoss} viewers), wrong ${phase.wrongBytes} B, never started ${phase.neverStarted}, closed ${phase.closedEarly}; cpu module ${phase.moduleCpuPercent.toFixed(1)} %, sender ${phase.senderCpuPercent.toFixed(1)} %, viewers ${phase.viewersCpuPercent.toFixed(1)} %; rss ${phase.rssAtWarmMB.toFixed(1)} -> ${phase.rssFinalMB.toFixed(1)} MB, peak ${phase.rssPeakMB.toFixed(1)} MB; latency ${latency} ms; worst gap at a viewer ${ms(phase.maxGapWorstMs)} ms${phase.slow ? `; dropped ${phase.dropped} at ${phase.dropSeconds?.toFixed(1) ?? 'never'} s` : ''}`);
   }
+  if (glass.leftOut) console.log(`  glass-to-glass        left out: ${glass.leftOut}`);
+  else console.log(`  glass-to-glass        ${glass.size} demo, ${glass.frames} frames on screen (${glass.droppedFrames} dropped by the player), ${glass.matched} with their metadata packet, ${glass.unmatched} without; from ${WARM_SECONDS} s on (${glass.steadyFrames} frames): p50 ${ms(glass.p50)} p99 ${ms(glass.p99)} min ${ms(glass.min)} max ${ms(glass.max)} ms${glass.error ? `; page error: ${glass.error}` : ''}`);
 }
 
 function printSummary(runs) {
@@ -190,6 +213,7 @@ function printSummary(runs) {
     [`module RSS at ${WARM_SECONDS} s, MB`, 'rssAtWarmMB', 1, ''],
     ['module RSS at the end, MB', 'rssFinalMB', 1, ''],
     [`module RSS growth ${WARM_SECONDS} s -> end, MB`, 'rssGrowthMB', 1, 'flat'],
+    ['  growth from 1 s after the drop, MB', 'rssGrowthAfterDropMB', 1, 'flat', true],
     ['module peak RSS (VmHWM), MB', 'rssPeakMB', 1, ''],
     ["arrival -> viewers' sockets p50, ms", 'latency.p50', 2, ''],
     ["arrival -> viewers' sockets p99, ms", 'latency.p99', 2, '< 20'],
@@ -210,6 +234,7 @@ function printSummary(runs) {
   }
   const widths = header.map((_, i) => Math.max(...table.map((row) => row[i].length)));
   for (const row of table) console.log(`  ${row.map((text, i) => (i === 0 ? text.padEnd(widths[i]) : text.padStart(widths[i]))).join('  ')}`);
+  console.log(`  (with the viewer that never reads, the latency rows are until it was dropped, the "after the drop" rows from then on)`);
 
   // The verdicts, from the medians.
   const median = (values) => {
@@ -221,14 +246,25 @@ function printSummary(runs) {
     ['no byte lost to the viewers that keep up', all.every((p) => p.lostBytes === 0 && p.wrongBytes === 0 && p.neverStarted === 0 && p.closedEarly === 0)],
     ['module CPU under 50 % of a core (median)', median(runs.map((r) => r.alone.moduleCpuPercent)) < 50],
     ['arrival -> sockets p99 under 20 ms (median)', median(runs.map((r) => pick(r.alone, 'latency.p99'))) < 20],
-    [`module RSS flat (growth from ${WARM_SECONDS} s under 10 MB, every run)`, all.every((p) => p.rssGrowthMB < 10)],
+    [`module RSS flat (growth from ${WARM_SECONDS} s, or from the drop, under 10 MB, every run)`, runs.every((r) => r.alone.rssGrowthMB < 10 && pick(r.withSlow, 'rssGrowthAfterDropMB') < 10)],
     ['the viewer that never reads dropped, every run', runs.every((r) => r.withSlow.dropped === 1 && r.withSlow.viewersAtEnd === VIEWERS)],
     [`memory bounded with it (peak within ${MAX_VIEWER_BUFFER_BYTES / 2 ** 20} MiB + 16 MB of the phase without)`, runs.every((r) => r.withSlow.rssPeakMB - r.alone.rssPeakMB < MAX_VIEWER_BUFFER_BYTES / 1e6 + 16)],
     ['the other viewers unaffected (no loss; p99 after the drop under 20 ms)', runs.every((r) => r.withSlow.lostBytes === 0 && r.withSlow.wrongBytes === 0 && pick(r.withSlow, 'latencyAfterDrop.p99') < 20)],
   ];
   console.log('');
   for (const [what, met] of verdicts) console.log(`  ${met ? 'met    ' : 'MISSED '} ${what}`);
-  console.log('  left out: glass-to-glass latency in headless Chromium (playwright-core and mpegts.js are not on main yet)');
+
+  console.log('');
+  const glass = runs.map((r) => r.glass);
+  const leftOut = glass.find((g) => g.leftOut)?.leftOut;
+  if (leftOut !== undefined) {
+    console.log(`  glass-to-glass in headless Chromium: left out: ${leftOut}`);
+    return;
+  }
+  console.log(`  glass-to-glass in headless Chromium (built-in demo, ${glass[0].size}; item 2 -> frame on screen, from ${WARM_SECONDS} s on; ${glass.map((g) => g.steadyFrames).join(', ')} frames):`);
+  console.log(`    p50 ${cell(glass.map((g) => g.p50), 0)} ms (target < 600), p99 ${cell(glass.map((g) => g.p99), 0)} ms, max ${cell(glass.map((g) => g.max), 0)} ms; frames without their packet ${glass.map((g) => g.unmatched).join(', ')}`);
+  const met = median(glass.map((g) => g.p50)) < 600;
+  console.log(`  ${met ? 'met    ' : 'MISSED '} glass-to-glass p50 under 600 ms (median)`);
 }
 
 function pick(object, key) {
@@ -239,18 +275,30 @@ function ms(value) {
   return value === null || value === undefined || !Number.isFinite(value) ? 'n/a' : value.toFixed(2);
 }
 
-/** The next message of `type` from a forked child; rejects if it exits first. */
-function nextMessage(child, type) {
+/** The next message of `type` from a forked child; rejects if it exits first or after `timeoutMs`. */
+function nextMessage(child, type, timeoutMs = 30_000) {
+  const name = child.spawnargs.find((arg) => arg.endsWith('-child.mjs'));
   return new Promise((resolve, reject) => {
-    const onMessage = (message) => {
-      if (message.type !== type) return;
+    const settle = () => {
+      clearTimeout(timer);
       child.off('message', onMessage);
       child.off('exit', onExit);
+    };
+    const onMessage = (message) => {
+      if (message.type !== type) return;
+      settle();
       resolve(message);
     };
-    const onExit = (code, signal) => reject(new Error(`${child.spawnargs.find((arg) => arg.endsWith('-child.mjs'))} exited (${code ?? signal}) before '${type}'`));
+    const onExit = (code, signal) => {
+      settle();
+      reject(new Error(`${name} exited (${code ?? signal}) before '${type}'`));
+    };
+    const timer = setTimeout(() => {
+      settle();
+      reject(new Error(`${name} sent no '${type}' within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
     child.on('message', onMessage);
-    child.once('exit', onExit);
+    child.on('exit', onExit);
   });
 }
 

@@ -1,19 +1,17 @@
 // The streaming module under test, in a process of its own (so that its CPU and memory are its
 // own), for `npm run bench:stream` (stream-load.mjs forks it with an IPC channel). It starts the
-// built module (gateway/dist) on 127.0.0.1, a free port, a fresh data folder and the source URL
-// given as argv[2], and keeps the latency of each chunk from its arrival to its bytes handed to
-// the viewers' sockets (onViewerSend) in a bounded histogram: two of them, before and after the
-// module first dropped a viewer for not reading.
+// built module (gateway/dist) on 127.0.0.1 at a free port, with the source URL given as argv[2]
+// ('demo': none, so the module plays its built-in demo) and the data folder argv[3], and keeps
+// the latency of each chunk from its arrival to its bytes handed to the viewers' sockets
+// (onViewerSend) in a bounded histogram: two of them, before and after the module first dropped
+// a viewer for not reading.
 // Messages: it sends { type: 'ready', url }; it answers { type: 'status' } with the viewer
 // counts and { type: 'report' } with the histograms, its CPU and its peak RSS.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startStreamingServer } from '../gateway/dist/streaming/start-streaming-server.js';
 import { LatencyHistogram } from './latency-histogram.mjs';
 
-const source = process.argv[2];
-const dataDir = mkdtempSync(join(tmpdir(), 'klvscope-stream-bench-module-'));
+const source = process.argv[2] === 'demo' ? null : process.argv[2];
+const dataDir = process.argv[3];
 const beforeDrop = new LatencyHistogram();
 const afterDrop = new LatencyHistogram();
 let droppedAt = null;
@@ -43,11 +41,6 @@ process.on('message', (message) => {
       afterDrop: afterDrop.summary(),
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
       maxRssBytes: process.resourceUsage().maxRSS * 1024,
-    });
-  } else if (message.type === 'stop') {
-    void server.close().then(() => {
-      rmSync(dataDir, { recursive: true, force: true });
-      process.disconnect();
     });
   }
 });

@@ -1,0 +1,142 @@
+// The page of bench:stream's glass-to-glass measure (stream-glass.mjs bundles it with esbuild and
+// opens it in headless Chromium): it plays the module's /stream socket with mpegts.js, as the
+// viewer does (the same player settings as web/src/viewer/video-panel.ts on the web-viewer branch:
+// live, no stash buffer, latency chasing, playing once 0.5 s is buffered), and for every frame put
+// on screen (requestVideoFrameCallback) takes the metadata packet with that frame's PTS (ST 1402
+// synchronous KLV: one per frame) and keeps Date.now() minus its ST 0601 item 2 (the wall clock at
+// the frame's capture, written by the sender). A frame whose packet has not come yet waits for it
+// (up to 2 s). Results in window.glassToGlass; nothing of the viewer page is used.
+import mpegts from 'mpegts.js';
+
+const START_BUFFER_S = 0.5;
+const PENDING_MS = 2_000;
+/** Metadata packets kept by PTS (ms), and latencies kept, at most: a bounded page. */
+const MAX_KLV = 2_000;
+const MAX_SAMPLES = 100_000;
+
+/** samples: [shown at (ms since 1970), glass-to-glass ms] per frame matched. */
+const results = { frames: 0, matched: 0, unmatched: 0, samples: [], error: null, closeCode: null };
+window.glassToGlass = results;
+
+const socketUrl = new URLSearchParams(location.search).get('socket');
+/** floor(PTS / 90) -> item 2 (µs since 1970): mpegts.js keeps time stamps in whole ms. */
+const itemTwoByPtsMs = new Map();
+/** Frames shown before their packet came: { frameMs, shownAtMs }. */
+let pending = [];
+let startPts90kHz = null;
+
+function itemTwoNear(frameMs) {
+  for (const key of [frameMs, frameMs - 1, frameMs + 1]) {
+    const micros = itemTwoByPtsMs.get(key);
+    if (micros !== undefined) return micros;
+  }
+  return undefined;
+}
+
+function record(shownAtMs, micros) {
+  results.matched++;
+  if (results.samples.length < MAX_SAMPLES) results.samples.push([shownAtMs, shownAtMs - micros / 1000]);
+}
+
+function onMessage(message) {
+  if (message.type === 'hello') startPts90kHz = message.startPts90kHz;
+  if (message.type !== 'klv' || message.pts90kHz === null || message.values.timestampMicros === null) return;
+  itemTwoByPtsMs.set(Math.floor(message.pts90kHz / 90), message.values.timestampMicros);
+  if (itemTwoByPtsMs.size > MAX_KLV) itemTwoByPtsMs.delete(itemTwoByPtsMs.keys().next().value);
+  const now = Date.now();
+  pending = pending.filter((frame) => {
+    const micros = itemTwoNear(frame.frameMs);
+    if (micros !== undefined) record(frame.shownAtMs, micros);
+    else if (now - frame.shownAtMs > PENDING_MS) results.unmatched++;
+    else return true;
+    return false;
+  });
+}
+
+class StreamLoader extends mpegts.BaseLoader {
+  constructor() {
+    super('klvscope-bench-glass-loader');
+    this._needStash = false;
+    this.socket = null;
+    this.receivedBytes = 0;
+  }
+
+  open(dataSource) {
+    const socket = new WebSocket(dataSource.url);
+    this.socket = socket;
+    socket.binaryType = 'arraybuffer';
+    this._status = mpegts.LoaderStatus.kConnecting;
+    socket.onopen = () => (this._status = mpegts.LoaderStatus.kBuffering);
+    socket.onmessage = (event) => {
+      if (this.socket !== socket) return;
+      if (typeof event.data === 'string') {
+        onMessage(JSON.parse(event.data));
+        return;
+      }
+      const start = this.receivedBytes;
+      this.receivedBytes += event.data.byteLength;
+      this.onDataArrival(event.data, start, this.receivedBytes);
+    };
+    socket.onclose = (event) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      results.closeCode = event.code;
+      this._status = mpegts.LoaderStatus.kComplete;
+      this.onComplete(0, this.receivedBytes - 1);
+    };
+  }
+
+  abort() {
+    const socket = this.socket;
+    this.socket = null;
+    if (socket && socket.readyState <= WebSocket.OPEN) socket.close();
+    this._status = mpegts.LoaderStatus.kComplete;
+  }
+
+  destroy() {
+    this.abort();
+    super.destroy();
+  }
+}
+
+const video = document.querySelector('video');
+const player = mpegts.createPlayer(
+  { type: 'mpegts', isLive: true, url: socketUrl },
+  {
+    customLoader: StreamLoader,
+    enableWorker: false,
+    enableStashBuffer: false,
+    isLive: true,
+    liveBufferLatencyChasing: true,
+    liveBufferLatencyMaxLatency: 1.5,
+    liveBufferLatencyMinRemain: 0.3,
+    autoCleanupSourceBuffer: true,
+    lazyLoad: false,
+  },
+);
+player.on(mpegts.Events.ERROR, (type, detail) => (results.error = `${type}: ${detail}`));
+player.attachMediaElement(video);
+player.load();
+const startWhenBuffered = setInterval(() => {
+  const buffered = video.buffered;
+  if (buffered.length === 0 || buffered.end(buffered.length - 1) - video.currentTime < START_BUFFER_S) return;
+  clearInterval(startWhenBuffered);
+  video.play().catch((error) => (results.error = `play: ${error.message}`));
+}, 50);
+
+// Media time to PTS as the viewer maps it (web/src/viewer/pts-clock.ts): mpegts.js rebases time stamps, in whole ms,
+// on the first access unit, whose PTS the hello gives; the video buffer starts at that unit's media time.
+let firstFrameMediaTimeS = null;
+const onVideoFrame = (_now, metadata) => {
+  const shownAtMs = Date.now();
+  results.frames++;
+  firstFrameMediaTimeS ??= video.buffered.length > 0 ? video.buffered.start(0) : metadata.mediaTime;
+  if (startPts90kHz !== null) {
+    const frameMs = Math.floor(startPts90kHz / 90) + Math.round((metadata.mediaTime - firstFrameMediaTimeS) * 1000);
+    const micros = itemTwoNear(frameMs);
+    if (micros !== undefined) record(shownAtMs, micros);
+    else pending.push({ frameMs, shownAtMs });
+  }
+  video.requestVideoFrameCallback(onVideoFrame);
+};
+video.requestVideoFrameCallback(onVideoFrame);
