@@ -1,27 +1,29 @@
 // The page of bench:stream's glass-to-glass measure (stream-glass.mjs bundles it with esbuild and
 // opens it in headless Chromium): it plays the module's /stream socket with mpegts.js, as the
 // viewer does (the same player settings as web/src/viewer/video-panel.ts on the web-viewer branch:
-// live, no stash buffer, latency chasing, playing once 0.5 s is buffered), and for every frame put
+// live, no stash buffer, latency chasing, playing once 0.5 s is buffered, or ?startBufferS=), and for every frame put
 // on screen (requestVideoFrameCallback) takes the metadata packet with that frame's PTS (ST 1402
 // synchronous KLV: one per frame) and keeps Date.now() minus its ST 0601 item 2 (the wall clock at
 // the frame's capture, written by the sender). A frame whose packet has not come yet waits for it
 // (up to 2 s). Results in window.glassToGlass; nothing of the viewer page is used.
 import mpegts from 'mpegts.js';
 
-const START_BUFFER_S = 0.5;
+const params = new URLSearchParams(location.search);
+/** Video buffered before playing starts: the viewer's 0.5 s unless the page is told otherwise. */
+const START_BUFFER_S = Number(params.get('startBufferS') ?? 0.5);
 const PENDING_MS = 2_000;
 /** Metadata packets kept by PTS (ms), and latencies kept, at most: a bounded page. */
 const MAX_KLV = 2_000;
 const MAX_SAMPLES = 100_000;
 
-/** samples: [shown at (ms since 1970), glass-to-glass ms] per frame matched. */
+/** samples: [shown at (ms since 1970), glass-to-glass ms, video buffered ahead of the frame ms] per frame matched. */
 const results = { frames: 0, matched: 0, unmatched: 0, samples: [], error: null, closeCode: null };
 window.glassToGlass = results;
 
-const socketUrl = new URLSearchParams(location.search).get('socket');
+const socketUrl = params.get('socket');
 /** floor(PTS / 90) -> item 2 (µs since 1970): mpegts.js keeps time stamps in whole ms. */
 const itemTwoByPtsMs = new Map();
-/** Frames shown before their packet came: { frameMs, shownAtMs }. */
+/** Frames shown before their packet came: { frameMs, shownAtMs, aheadMs }. */
 let pending = [];
 let startPts90kHz = null;
 
@@ -33,9 +35,9 @@ function itemTwoNear(frameMs) {
   return undefined;
 }
 
-function record(shownAtMs, micros) {
+function record(frame, micros) {
   results.matched++;
-  if (results.samples.length < MAX_SAMPLES) results.samples.push([shownAtMs, shownAtMs - micros / 1000]);
+  if (results.samples.length < MAX_SAMPLES) results.samples.push([frame.shownAtMs, frame.shownAtMs - micros / 1000, frame.aheadMs]);
 }
 
 function onMessage(message) {
@@ -46,7 +48,7 @@ function onMessage(message) {
   const now = Date.now();
   pending = pending.filter((frame) => {
     const micros = itemTwoNear(frame.frameMs);
-    if (micros !== undefined) record(frame.shownAtMs, micros);
+    if (micros !== undefined) record(frame, micros);
     else if (now - frame.shownAtMs > PENDING_MS) results.unmatched++;
     else return true;
     return false;
@@ -133,9 +135,13 @@ const onVideoFrame = (_now, metadata) => {
   firstFrameMediaTimeS ??= video.buffered.length > 0 ? video.buffered.start(0) : metadata.mediaTime;
   if (startPts90kHz !== null) {
     const frameMs = Math.floor(startPts90kHz / 90) + Math.round((metadata.mediaTime - firstFrameMediaTimeS) * 1000);
+    // Video held by the player ahead of this frame: the part of the latency that is the player's own buffer.
+    const buffered = video.buffered;
+    const aheadMs = buffered.length > 0 ? Math.max(0, buffered.end(buffered.length - 1) - metadata.mediaTime) * 1000 : 0;
+    const frame = { frameMs, shownAtMs, aheadMs };
     const micros = itemTwoNear(frameMs);
-    if (micros !== undefined) record(shownAtMs, micros);
-    else pending.push({ frameMs, shownAtMs });
+    if (micros !== undefined) record(frame, micros);
+    else pending.push(frame);
   }
   video.requestVideoFrameCallback(onVideoFrame);
 };

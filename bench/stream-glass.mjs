@@ -19,10 +19,11 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
 const PAGE_PATH = '/klvscope-bench-glass.html';
 
 /**
- * Plays `moduleUrl`'s stream for `seconds` and answers { samples: [[shownAtMs, glassToGlassMs]...],
+ * Plays `moduleUrl`'s stream for `seconds`, starting once `startBufferS` of video is buffered (the
+ * viewer's 0.5 s by default), and answers { samples: [[shownAtMs, glassToGlassMs, bufferedAheadMs]...],
  * frames, matched, unmatched, droppedFrames, error } or { leftOut: 'why' }.
  */
-export async function measureGlassToGlass(moduleUrl, seconds) {
+export async function measureGlassToGlass(moduleUrl, seconds, { startBufferS = 0.5 } = {}) {
   const missing = await missingDependency();
   if (missing !== null) return { leftOut: missing };
   const { chromium } = await import('playwright-core');
@@ -55,7 +56,7 @@ export async function measureGlassToGlass(moduleUrl, seconds) {
     const pageErrors = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
     const socketUrl = `${moduleUrl.replace(/^http/, 'ws')}/stream`;
-    await page.goto(`${pageUrl}?socket=${encodeURIComponent(socketUrl)}`);
+    await page.goto(`${pageUrl}?socket=${encodeURIComponent(socketUrl)}&startBufferS=${startBufferS}`);
     await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
     const results = await page.evaluate(() => {
       const video = document.querySelector('video');

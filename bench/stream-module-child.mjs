@@ -6,7 +6,9 @@
 // (onViewerSend) in a bounded histogram: two of them, before and after the module first dropped
 // a viewer for not reading.
 // Messages: it sends { type: 'ready', url }; it answers { type: 'status' } with the viewer
-// counts and { type: 'report' } with the histograms, its CPU and its peak RSS.
+// counts and { type: 'report' } with the histograms, its CPU, its peak RSS and its worst
+// event-loop delay since { type: 'measure' }.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startStreamingServer } from '../gateway/dist/streaming/start-streaming-server.js';
 import { LatencyHistogram } from './latency-histogram.mjs';
 
@@ -16,6 +18,8 @@ const beforeDrop = new LatencyHistogram();
 const afterDrop = new LatencyHistogram();
 let droppedAt = null;
 let server = null;
+// How late its timers ran from 'measure' on: a stall of this process (a long task, a GC pause, no CPU given) shows here.
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 
 const onViewerSend = (latencyMs) => {
   if (server === null || server.module.droppedViewers === 0) beforeDrop.add(latencyMs);
@@ -28,7 +32,8 @@ const onViewerSend = (latencyMs) => {
 server = await startStreamingServer({ dataDir, port: 0, env: {}, config: { source, concurrentClients: 60 }, onViewerSend });
 
 process.on('message', (message) => {
-  if (message.type === 'status') {
+  if (message.type === 'measure') loopDelay.enable();
+  else if (message.type === 'status') {
     process.send({ type: 'status', viewers: server.module.viewerCount, dropped: server.module.droppedViewers, droppedAt, source: server.module.sourceStatusNow.state });
   } else if (message.type === 'report') {
     const cpu = process.cpuUsage();
@@ -41,6 +46,7 @@ process.on('message', (message) => {
       afterDrop: afterDrop.summary(),
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
       maxRssBytes: process.resourceUsage().maxRSS * 1024,
+      eventLoopDelayMaxMs: loopDelay.max / 1e6,
     });
   }
 });

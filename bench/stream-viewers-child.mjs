@@ -8,8 +8,9 @@
 // viewer that never reads pauses its socket as soon as it is open (nothing more is read from the
 // kernel), as a stalled browser tab would.
 // Messages: it sends { type: 'connected' } once every viewer is open; it answers { type: 'report' }
-// with each reading viewer's counts.
+// with each reading viewer's counts and the process's worst event-loop delay.
 import { readFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import WebSocket from 'ws';
 
 const [url, file, countText, slowText] = process.argv.slice(2);
@@ -71,6 +72,8 @@ function readingViewer() {
   return { viewer, opened: new Promise((resolve, reject) => (socket.once('open', resolve), socket.once('error', reject))) };
 }
 
+// How late this process's timers ran: a pause at every viewer at once with a delay as long here is this process's stall.
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 const viewers = Array.from({ length: count }, readingViewer);
 const opened = viewers.map((v) => v.opened);
 if (withSlowViewer) {
@@ -79,9 +82,10 @@ if (withSlowViewer) {
   slow.on('error', () => undefined);
 }
 await Promise.all(opened);
+loopDelay.enable();
 process.send({ type: 'connected' });
 
 process.on('message', (message) => {
-  if (message.type === 'report') process.send({ type: 'report', viewers: viewers.map((v) => v.viewer) });
+  if (message.type === 'report') process.send({ type: 'report', viewers: viewers.map((v) => v.viewer), eventLoopDelayMaxMs: loopDelay.max / 1e6 });
   else if (message.type === 'stop') process.exit(0);
 });
