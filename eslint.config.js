@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '.bench-cache/**', 'data/**', 'scripts/**', 'bench/**/*.mjs', 'bench/**/*.cjs', 'gateway/bin/**', 'eslint.config.js', '.mocharc.cjs'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '.bench-cache/**', 'data/**', 'scripts/**', 'bench/**/*.mjs', 'bench/**/*.cjs', 'gateway/bin/**', 'web/build.mjs', 'eslint.config.js', '.mocharc.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

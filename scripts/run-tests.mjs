@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 
-const ALL = [...['core', 'rules', 'plugins', 'adapters', 'gateway'].map((p) => `${p}/test/**/*.test.ts`), 'plugins/examples/**/*.test.ts'];
+const ALL = [...['core', 'rules', 'plugins', 'adapters', 'gateway', 'web'].map((p) => `${p}/test/**/*.test.ts`), 'plugins/examples/**/*.test.ts'];
 const require = createRequire(import.meta.url);
 const mochaBin = require.resolve('mocha/bin/mocha.js');
 const args = process.argv.slice(2);

@@ -26,7 +26,14 @@ export type AdapterErrorCode =
   /** The file holds no run of MPEG-TS packets (188, 192 or 204 bytes). */
   | 'ERR_NOT_TRANSPORT_STREAM'
   /** A replay at a finite speed found no PCR to pace the file by. */
-  | 'ERR_NO_PCR';
+  | 'ERR_NO_PCR'
+  // ffmpeg (transcoder.ts, capture-source.ts).
+  /** ffmpeg is needed and not installed (or KLVSCOPE_FFMPEG names no executable, or it cannot be run): the message says what to install. */
+  | 'ERR_FFMPEG_NOT_FOUND'
+  /** ffmpeg exited or was killed while it was needed: how, and its last stderr lines, are in the message. */
+  | 'ERR_FFMPEG_FAILED'
+  /** A capture device that ffmpeg cannot open, or that gives no video in time: ffmpeg's words in the message. */
+  | 'ERR_CAPTURE_OPEN_FAILED';
 
 export class AdapterError extends CodedError<AdapterErrorCode> {
   override readonly name: string = 'AdapterError';

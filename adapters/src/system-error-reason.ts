@@ -1,14 +1,16 @@
 /**
- * A Node system error as a short phrase for people, with its errno:
- * "no space left on device (ENOSPC)". Node's own message repeats the code
- * and names the syscall ("ENOSPC: no space left on device, write"), which
- * reads badly inside a sentence that already says what was attempted.
+ * A Node system error as a short phrase for people, with its errno name:
+ * "no space left on device (ENOSPC)". Node's own messages repeat the code
+ * and name the syscall ("ENOSPC: no space left on device, write", "spawn
+ * /x ENOENT"), which reads badly inside a sentence that already says what
+ * was attempted; libuv's table has the plain description.
  */
+import { getSystemErrorMap } from 'node:util';
+
 export function systemErrorReason(cause: unknown): string {
-  const errno = (cause as NodeJS.ErrnoException | null)?.code;
+  const { code, errno } = (cause ?? {}) as NodeJS.ErrnoException;
+  const known = typeof errno === 'number' ? getSystemErrorMap().get(errno) : undefined;
+  if (known) return `${known[1]} (${known[0]})`;
   const message = cause instanceof Error ? cause.message : String(cause);
-  if (typeof errno !== 'string') return message;
-  // "CODE: description, syscall 'path'" -> "description".
-  const match = /^[A-Z0-9_]+: (.*?)(?:, \w+(?: '.*')?)?$/.exec(message);
-  return `${match ? match[1] : message} (${errno})`;
+  return typeof code === 'string' ? `${message} (${code})` : message;
 }

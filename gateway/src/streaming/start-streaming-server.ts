@@ -8,7 +8,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { defaultDataDir } from '@klvscope/core';
-import { openLiveSource, type LiveSource } from '@klvscope/adapters';
+import { openLiveSource, TsRecorder, type LiveSource } from '@klvscope/adapters';
 import { LicenceState } from '../licence/index.js';
 import { DEFAULT_HOST } from '../inspection/loopback-host.js';
 import { openDemoSource } from './demo-source.js';
@@ -60,8 +60,17 @@ export async function startStreamingServer(options: StartStreamingOptions = {}):
   const credentials = await resolveStreamCredentials(dataDir, { user: config.user, password: config.password }, env);
   const licence = await LicenceState.open({ dataDir });
   const openSource = options.openSource ?? openLiveSource;
-  const recorder: StreamRecorder = disabledRecorder;
-  const module = new StreamingModule({
+  let module: StreamingModule | null = null;
+  const recorder: StreamRecorder = config.recorderEnabled
+    ? new TsRecorder({
+        folder: config.recordingsDir,
+        channelName: config.channelName,
+        missionName: () => module?.missionName() || null,
+        rotateBytes: config.recordingMaxBytes,
+        rotateSeconds: config.recordingMaxSeconds ?? Infinity,
+      })
+    : disabledRecorder;
+  module = new StreamingModule({
     config,
     recorder,
     onViewerSend: options.onViewerSend,
@@ -78,7 +87,6 @@ export async function startStreamingServer(options: StartStreamingOptions = {}):
       credentials,
       viewer: await viewerFiles(),
       onExit: () => (options.onExit ?? ((server) => void server.close()))(running as RunningStreamingServer),
-      videoPassThrough: () => true,
     },
     { host, port: options.port ?? DEFAULT_STREAMING_PORT },
   );

@@ -9,22 +9,23 @@
  * started again).
  */
 import { TS_PACKET_SIZE, TS_SYNC_BYTE, type RecorderStatus, type SourceState, type SourceStatus, type StreamKlvMessage, type StreamStatusMessage } from '@klvscope/core';
-import type { LiveChunk, LiveSource } from '@klvscope/adapters';
+import { epochNow, type LiveChunk, type LiveSource } from '@klvscope/adapters';
 import type { WebSocket } from 'ws';
 import { StreamAnalysis } from './stream-analysis.js';
 import type { StreamingConfig } from './streaming-config.js';
 import { CLOSE_TRY_LATER, ViewerFanout } from './viewer-fanout.js';
 import type { StreamRecorder } from './stream-recorder.js';
+import { chooseVideoPath, type OpenTranscoder, type VideoPath } from './video-transcoding.js';
 
 export interface StreamingModuleOptions {
   config: StreamingConfig;
   /** Opens the configured source (or the demo); called again for every retry. */
   openSource: () => Promise<LiveSource>;
   recorder: StreamRecorder;
-  /** Why the viewers get no picture whatever the source, or null (e.g. no ffmpeg for a codec the browser cannot play). */
-  noPictureReason?: (analysis: StreamAnalysis) => string | null;
   /** Told how long after its arrival each chunk went to the viewers (benchmarks). */
   onViewerSend?: (latencyMs: number) => void;
+  /** Starts a transcoder for video the browser cannot play (or when videoPassThrough is false); null: none. */
+  openTranscoder?: OpenTranscoder | null;
 }
 
 const STATUS_INTERVAL_MS = 1_000;
@@ -34,6 +35,11 @@ export class StreamingModule {
   private readonly config: StreamingConfig;
   private readonly fanout: ViewerFanout;
   private analysis = new StreamAnalysis(null);
+  /** How this run's video reaches the viewers; null until its PMT is read. */
+  private videoPath: VideoPath | null = null;
+  /** What the viewers get when it is transcoded: the transcoder's output, analysed for its own PIDs. */
+  private transcoded: StreamAnalysis | null = null;
+  private transcoderFailure: string | null = null;
   private source: LiveSource | null = null;
   private running: Promise<void> | null = null;
   private wantStreaming = false;
@@ -51,7 +57,7 @@ export class StreamingModule {
 
   constructor(private readonly options: StreamingModuleOptions) {
     this.config = options.config;
-    this.fanout = new ViewerFanout(() => this.analysis, {
+    this.fanout = new ViewerFanout(() => this.transcoded ?? this.analysis, {
       maxBufferedBytes: this.config.maxViewerBufferBytes,
       hello: () => ({ noPictureReason: this.noPictureReason(), mapTileUrl: this.config.mapTileUrl }),
       onSent: options.onViewerSend,
@@ -104,6 +110,7 @@ export class StreamingModule {
     await this.source?.close();
     await this.running;
     this.running = null;
+    await this.closeTranscoder();
     this.setSource('stopped', null);
   }
 
@@ -138,7 +145,13 @@ export class StreamingModule {
 
   noPictureReason(): string | null {
     if (this.analysis.pmtSeen && this.analysis.video === null) return 'the source carries no video stream';
-    return this.options.noPictureReason?.(this.analysis) ?? null;
+    if (this.videoPath !== null && 'noPictureReason' in this.videoPath) return this.videoPath.noPictureReason;
+    return this.transcoderFailure;
+  }
+
+  /** Whether the video goes to the viewers untouched: the configuration's intent until the source's PMT decides. */
+  videoPassThrough(): boolean {
+    return this.videoPath === null ? this.options.config.videoPassThrough : this.videoPath.passThrough;
   }
 
   /** Stops the source and the timers and closes every viewer. */
@@ -178,8 +191,10 @@ export class StreamingModule {
     }
   }
 
-  /** A new stream: a new analysis (its clocks start again) and the viewers wait for a random access point of it. */
+  /** A new stream: a new analysis (its clocks start again), its video path decided anew, and the viewers wait for a random access point of it. */
   private newRun(): void {
+    void this.closeTranscoder();
+    this.videoPath = null;
     this.analysis = new StreamAnalysis(this.onKlv);
     this.carried = 0;
     this.fanout.restart();
@@ -198,8 +213,35 @@ export class StreamingModule {
     const packets = this.carried === 0 && bytes.length % TS_PACKET_SIZE === 0 && bytes[0] === TS_SYNC_BYTE ? bytes : this.realign(bytes);
     if (packets.length === 0) return;
     this.analysis.push(packets);
+    if (this.videoPath === null && this.analysis.pmtSeen) this.chooseVideoPath();
     this.options.recorder.write(packets);
-    this.fanout.pushPackets(packets, chunk.receivedAt);
+    if (this.videoPath !== null && 'transcoder' in this.videoPath) this.videoPath.transcoder.write(packets);
+    else this.fanout.pushPackets(packets, chunk.receivedAt);
+  }
+
+  private chooseVideoPath(): void {
+    const path = chooseVideoPath(this.analysis.video, this.config, this.options.openTranscoder ?? null);
+    this.videoPath = path;
+    if (!('transcoder' in path)) return;
+    const transcoded = new StreamAnalysis(null);
+    this.transcoded = transcoded;
+    this.transcoderFailure = null;
+    path.transcoder.onData = (bytes) => {
+      transcoded.push(bytes);
+      this.fanout.pushPackets(bytes, epochNow());
+    };
+    path.transcoder.onError = (error) => {
+      this.transcoderFailure = `transcoding failed: ${error.message}`;
+    };
+  }
+
+  private async closeTranscoder(): Promise<void> {
+    const path = this.videoPath;
+    this.transcoded = null;
+    if (path !== null && 'transcoder' in path) {
+      path.transcoder.onData = null;
+      await path.transcoder.close();
+    }
   }
 
   /** Whole packets out of chunks that split them: the carried start of one plus this chunk, up to its last whole packet. */

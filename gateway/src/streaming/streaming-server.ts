@@ -48,8 +48,6 @@ export interface StreamingServerParts {
   viewer: StaticFiles | null;
   /** `streamer exit`: called after the answer has gone out. */
   onExit: () => void;
-  /** Whether the effective video passes through untouched. */
-  videoPassThrough: () => boolean;
 }
 
 export interface StreamingServerOptions {
@@ -77,7 +75,7 @@ export function streamInfo(parts: StreamingServerParts): Record<string, unknown>
     useCapture: false,
     version: APP_VERSION,
     videoBitrate: config.videoBitrate,
-    videoPassThrough: parts.videoPassThrough(),
+    videoPassThrough: module.videoPassThrough(),
     videoResolution: module.videoResolution(),
     streaming: module.streaming,
     source: module.sourceStatusNow,
@@ -131,6 +129,8 @@ export function createStreamingApp(parts: StreamingServerParts, options: Streami
   app.addHook('preClose', async () => {
     for (const client of sockets.clients) client.terminate();
     await parts.module.close();
+    // The last packets reach the file, which is closed.
+    await parts.recorder.stop();
   });
   return app;
 }

@@ -1,0 +1,136 @@
+/**
+ * The map: coastlines and a graticule (no tile server needed; a tile layer
+ * only when the module's configuration names one), the platform track, the
+ * frame-centre track, and for the frame on screen the image footprint and
+ * the platform's position. It follows the aircraft unless told not to.
+ */
+import type { FrameKlvValues } from '@klvscope/core/browser';
+import * as L from 'leaflet';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { GraticuleLayer } from './graticule-layer.js';
+import { positionOf, type TrackLog } from './track-log.js';
+import { worldOutlineLayer } from './world-outline-layer.js';
+
+export interface TrackMapProps {
+  track: TrackLog;
+  /** Changes whenever the track log grew. */
+  trackVersion: number;
+  /** The values of the frame on screen. */
+  current: FrameKlvValues | null;
+  tileUrl: string | null;
+  /** How many points the map's track lines hold now. */
+  onDrawn: (platformPoints: number, frameCentrePoints: number) => void;
+}
+
+interface MapLayers {
+  map: L.Map;
+  platformTrack: L.Polyline;
+  frameCentreTrack: L.Polyline;
+  footprint: L.Polygon;
+  platform: L.CircleMarker;
+  frameCentre: L.CircleMarker;
+  /** Points of the track log already on the lines, and the log's drop counts when they were drawn. */
+  drawn: { platform: number; frameCentre: number; platformDropped: number; frameCentreDropped: number };
+  fitted: boolean;
+}
+
+export function TrackMap({ track, trackVersion, current, tileUrl, onDrawn }: TrackMapProps) {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const layersRef = useRef<MapLayers | null>(null);
+  const [follow, setFollow] = useState(true);
+
+  useEffect(() => {
+    const container = containerRef.current;
+    if (!container) return;
+    const map = L.map(container, { center: [20, 0], zoom: 2, worldCopyJump: true, attributionControl: false });
+    map.getContainer().style.background = '#b9d3e6';
+    worldOutlineLayer().addTo(map);
+    const graticule = new GraticuleLayer().addTo(map);
+    layersRef.current = {
+      map,
+      platformTrack: L.polyline([], { color: '#c0392b', weight: 2 }).addTo(map),
+      frameCentreTrack: L.polyline([], { color: '#1f5fa8', weight: 1.5, dashArray: '4 3' }).addTo(map),
+      footprint: L.polygon([], { color: '#d68910', weight: 2, fillOpacity: 0.15 }).addTo(map),
+      platform: L.circleMarker([0, 0], { radius: 6, color: '#7b241c', fillColor: '#e74c3c', fillOpacity: 1, weight: 2 }),
+      frameCentre: L.circleMarker([0, 0], { radius: 4, color: '#1f5fa8', fillColor: '#ffffff', fillOpacity: 1, weight: 2 }),
+      drawn: { platform: 0, frameCentre: 0, platformDropped: 0, frameCentreDropped: 0 },
+      fitted: false,
+    };
+    return () => {
+      graticule.remove();
+      map.remove();
+      layersRef.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    const layers = layersRef.current;
+    if (!layers || tileUrl === null) return;
+    // Under the outlines and tracks: a configured tile server gives the background.
+    const tiles = L.tileLayer(tileUrl, { maxZoom: 19 }).addTo(layers.map);
+    tiles.bringToBack();
+    return () => {
+      tiles.remove();
+    };
+  }, [tileUrl]);
+
+  useEffect(() => {
+    const layers = layersRef.current;
+    if (!layers) return;
+    const { drawn } = layers;
+    drawn.platform = appendTrack(layers.platformTrack, track.platform, drawn.platform, drawn.platformDropped !== track.platformDropped);
+    drawn.frameCentre = appendTrack(layers.frameCentreTrack, track.frameCentre, drawn.frameCentre, drawn.frameCentreDropped !== track.frameCentreDropped);
+    drawn.platformDropped = track.platformDropped;
+    drawn.frameCentreDropped = track.frameCentreDropped;
+    onDrawn(layers.platformTrack.getLatLngs().length, layers.frameCentreTrack.getLatLngs().length);
+  }, [track, trackVersion]);
+
+  useEffect(() => {
+    const layers = layersRef.current;
+    if (!layers || current === null) return;
+    const { map } = layers;
+    const platform = positionOf(current.sensorLatitudeDeg, current.sensorLongitudeDeg);
+    const frameCentre = positionOf(current.frameCenterLatitudeDeg, current.frameCenterLongitudeDeg);
+    showAt(layers.platform, platform, map);
+    showAt(layers.frameCentre, frameCentre, map);
+    layers.footprint.setLatLngs(current.corners ?? []);
+    if (platform === null) return;
+    if (!layers.fitted) {
+      // The first fix: the aircraft and what it sees.
+      const bounds = L.latLngBounds([platform, ...(frameCentre ? [frameCentre] : []), ...(current.corners ?? [])]);
+      map.fitBounds(bounds.pad(0.5), { maxZoom: 15, animate: false });
+      layers.fitted = true;
+    } else if (follow && !map.getBounds().pad(-0.2).contains(platform)) {
+      map.panTo(platform, { animate: true, duration: 0.5 });
+    }
+  }, [current, follow]);
+
+  return (
+    <section class="track-map">
+      <div ref={containerRef} class="map" />
+      <label class="follow">
+        <input type="checkbox" checked={follow} onChange={(event) => setFollow(event.currentTarget.checked)} /> follow
+        the aircraft
+      </label>
+    </section>
+  );
+}
+
+/** Adds the log's points not yet on the line (all of them again after the log dropped old ones); returns how many the line has of the log. */
+function appendTrack(line: L.Polyline, points: ReadonlyArray<[number, number]>, drawnCount: number, restart: boolean): number {
+  if (restart || drawnCount > points.length) {
+    line.setLatLngs(points.slice());
+    return points.length;
+  }
+  for (let i = drawnCount; i < points.length; i++) line.addLatLng(points[i]);
+  return points.length;
+}
+
+function showAt(marker: L.CircleMarker, position: [number, number] | null, map: L.Map): void {
+  if (position === null) {
+    marker.remove();
+    return;
+  }
+  marker.setLatLng(position);
+  if (!map.hasLayer(marker)) marker.addTo(map);
+}

@@ -1,0 +1,98 @@
+/**
+ * The live video: mpegts.js plays the `/stream` socket's MPEG-TS through
+ * Media Source Extensions, in live mode with latency chasing, and reports
+ * every frame put on screen (requestVideoFrameCallback) with its media time.
+ * The poster shows until the first frame; `notice` covers the picture with
+ * why there is none.
+ */
+import mpegts from 'mpegts.js';
+import { useEffect, useRef } from 'preact/hooks';
+import { streamLoaderFor, type StreamSocketHandlers } from './stream-loader.js';
+
+/** Video buffered before playing starts, seconds. */
+const START_BUFFER_S = 0.5;
+
+export interface PresentedFrame {
+  /** The frame's media time, seconds. */
+  mediaTimeS: number;
+  /** Where the video buffer started when the first frame was shown: the first access unit's media time. */
+  firstFrameMediaTimeS: number;
+  /** performance.now() when it was shown. */
+  shownAtMs: number;
+  /** Seconds of video buffered ahead of it: roughly how long ago its bytes arrived. */
+  bufferedAheadS: number;
+}
+
+export interface VideoPanelProps {
+  socketUrl: string;
+  /** A new value makes a new player on a new socket. */
+  connection: number;
+  posterUrl: string | null;
+  notice: string | null;
+  handlers: StreamSocketHandlers;
+  onFrame: (frame: PresentedFrame) => void;
+}
+
+export function VideoPanel({ socketUrl, connection, posterUrl, notice, handlers, onFrame }: VideoPanelProps) {
+  const videoRef = useRef<HTMLVideoElement>(null);
+  // The player lives as long as the panel; it calls whatever handlers the latest render gave.
+  const latest = useRef({ handlers, onFrame });
+  latest.current = { handlers, onFrame };
+
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video) return;
+    const loader = streamLoaderFor({
+      onMessage: (message, arrivedMs) => latest.current.handlers.onMessage(message, arrivedMs),
+      onBytes: (chunk) => latest.current.handlers.onBytes(chunk),
+      onClose: (code, reason) => latest.current.handlers.onClose(code, reason),
+    });
+    const player = mpegts.createPlayer(
+      { type: 'mpegts', isLive: true, url: socketUrl },
+      {
+        customLoader: loader,
+        enableWorker: false,
+        enableStashBuffer: false,
+        isLive: true,
+        liveBufferLatencyChasing: true,
+        liveBufferLatencyMaxLatency: 1.5,
+        liveBufferLatencyMinRemain: 0.3,
+        autoCleanupSourceBuffer: true,
+        lazyLoad: false,
+      },
+    );
+    player.attachMediaElement(video);
+    player.load();
+    // Start with some video buffered: a frame's metadata may come after the frame's bytes (the muxer's order, and the
+    // module sends a packet once decoded), and should be there when the frame is shown. Latency chasing keeps it low after.
+    const startWhenBuffered = window.setInterval(() => {
+      const buffered = video.buffered;
+      if (buffered.length === 0 || buffered.end(buffered.length - 1) - video.currentTime < START_BUFFER_S) return;
+      window.clearInterval(startWhenBuffered);
+      video.play().catch(() => undefined);
+    }, 50);
+
+    let firstFrameMediaTimeS: number | null = null;
+    let callbackId = 0;
+    const onVideoFrame = (now: number, metadata: VideoFrameCallbackMetadata) => {
+      if (firstFrameMediaTimeS === null) firstFrameMediaTimeS = video.buffered.length > 0 ? video.buffered.start(0) : metadata.mediaTime;
+      const buffered = video.buffered;
+      const bufferedAheadS = buffered.length > 0 ? Math.max(0, buffered.end(buffered.length - 1) - metadata.mediaTime) : 0;
+      latest.current.onFrame({ mediaTimeS: metadata.mediaTime, firstFrameMediaTimeS, shownAtMs: now, bufferedAheadS });
+      callbackId = video.requestVideoFrameCallback(onVideoFrame);
+    };
+    callbackId = video.requestVideoFrameCallback(onVideoFrame);
+    return () => {
+      window.clearInterval(startWhenBuffered);
+      video.cancelVideoFrameCallback(callbackId);
+      player.destroy();
+    };
+  }, [socketUrl, connection]);
+
+  return (
+    <section class="video-panel">
+      <video ref={videoRef} muted playsInline poster={posterUrl ?? undefined} />
+      {notice !== null && <p class="video-notice">{notice}</p>}
+    </section>
+  );
+}

@@ -1,0 +1,205 @@
+/**
+ * The stream viewer page: holds the state every panel shows (the module's
+ * info and status, the hello of this viewer's stream, the metadata of the
+ * frame on screen, the tracks) and passes it down; the panels keep none of
+ * it. Metadata messages go into a buffer ordered by PTS; every frame put on
+ * screen picks its packet there (klv-frame-buffer.ts).
+ */
+import type { RecorderStatus, StreamHelloMessage, StreamKlvMessage, StreamMessage, StreamStatusMessage } from '@klvscope/core/browser';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { ClockJumpWatch } from './clock-jump-watch.js';
+import { KlvFrameBuffer } from './klv-frame-buffer.js';
+import { KlvPanel } from './klv-panel.js';
+import { MediaTimeMapping, wrapPts } from './pts-clock.js';
+import { RecorderControls } from './recorder-controls.js';
+import { StatusLine } from './status-line.js';
+import { TrackLog } from './track-log.js';
+import { TrackMap } from './track-map.js';
+import { VideoPanel, type PresentedFrame } from './video-panel.js';
+import { fetchInfo, fetchRecorderState, streamSocketUrl, type StreamInfo } from './viewer-api.js';
+import type { ViewerProbe } from './viewer-probe.js';
+
+/** WebSocket close code (RFC 6455 7.4.1) the module uses when the viewer limit is reached. */
+const CLOSE_TRY_LATER = 1013;
+
+/** The frame on screen, on the connection's unwrapped PTS line. */
+interface ShownFrame {
+  mediaTimeS: number;
+  pts90kHz: number;
+  /** When its bytes arrived (estimated: shown time less the buffer ahead of it). */
+  arrivedMs: number;
+}
+
+/** Per connection (hello): the KLV buffer, the media time to PTS mapping (from the first frame), the frame on screen. */
+interface StreamTiming {
+  buffer: KlvFrameBuffer;
+  mapping: MediaTimeMapping | null;
+  startPts90kHz: number;
+  shown: ShownFrame | null;
+  /** Null when the stream has no video. */
+  clockJumps: ClockJumpWatch | null;
+}
+
+interface FrameView {
+  pts90kHz: number;
+  klv: StreamKlvMessage | null;
+  exact: boolean;
+}
+
+export interface ViewerPageProps {
+  /** Written as the page changes, for the tests (window.klvscopeViewer). */
+  probe: ViewerProbe;
+}
+
+export function ViewerPage({ probe }: ViewerPageProps) {
+  const [info, setInfo] = useState<StreamInfo | null>(null);
+  const [infoError, setInfoError] = useState<string | null>(null);
+  const [status, setStatus] = useState<StreamStatusMessage | null>(null);
+  const [recorder, setRecorder] = useState<RecorderStatus | null>(null);
+  const [hello, setHello] = useState<StreamHelloMessage | null>(null);
+  const [closed, setClosed] = useState<{ code: number; reason: string } | null>(null);
+  const [frame, setFrame] = useState<FrameView | null>(null);
+  const [trackVersion, setTrackVersion] = useState(0);
+  const [connection, setConnection] = useState(0);
+  const track = useMemo(() => new TrackLog(), []);
+  // Per stream start (hello): the KLV buffer and the media time to PTS mapping.
+  const helloSeen = useRef(false);
+  const timing = useRef<StreamTiming | null>(null);
+
+  /**
+   * The source's clocks started again (a looped file, a restarted encoder): mpegts.js would carry its time line on
+   * across the jump, which then no longer maps to PTS. A new player on a new socket starts at media time 0 again.
+   */
+  const restartPlayer = useCallback(() => {
+    timing.current = null;
+    helloSeen.current = false;
+    setConnection((count) => count + 1);
+  }, []);
+
+  useEffect(() => {
+    fetchInfo().then(setInfo, (error: Error) => setInfoError(error.message));
+    fetchRecorderState().then(setRecorder, () => undefined);
+  }, []);
+
+  const onMessage = useCallback((message: StreamMessage, arrivedMs: number) => {
+    if (message.type === 'hello') {
+      // A second hello: the module started this viewer over (its source's clocks started again).
+      if (helloSeen.current) {
+        restartPlayer();
+        return;
+      }
+      helloSeen.current = true;
+      probe.hello = message;
+      probe.connections++;
+      setHello(message);
+      const start = message.startPts90kHz;
+      timing.current =
+        start === null
+          ? null
+          : {
+              buffer: new KlvFrameBuffer(start),
+              mapping: null,
+              startPts90kHz: start,
+              shown: null,
+              clockJumps: message.videoPid === null ? null : new ClockJumpWatch(message.videoPid, start),
+            };
+    } else if (message.type === 'klv') {
+      probe.klvReceived++;
+      if (message.pts90kHz !== null) {
+        probe.firstKlvPts90kHz ??= message.pts90kHz;
+        probe.lastKlvPts90kHz = message.pts90kHz;
+      }
+      const current = timing.current;
+      if (current !== null) {
+        current.buffer.add(message, arrivedMs);
+        // The muxer may put a frame's metadata after the frame's bytes: a late packet can be the one for the frame on screen.
+        if (current.shown !== null) showFrame(current.shown);
+      }
+      track.add(message.values);
+      setTrackVersion((version) => version + 1);
+    } else {
+      setStatus(message);
+      setRecorder(message.recorder);
+    }
+  }, []);
+
+  const onBytes = useCallback((chunk: Uint8Array) => {
+    if (timing.current?.clockJumps?.push(chunk)) restartPlayer();
+  }, []);
+
+  const onClose = useCallback((code: number, reason: string) => {
+    probe.closed = { code, reason };
+    setClosed({ code, reason });
+  }, []);
+
+  /** Picks the packet of the frame on screen and shows it; again when a packet comes in after its frame was shown. */
+  const showFrame = useCallback((shown: ShownFrame) => {
+    const found = timing.current?.buffer.forFrame(shown.pts90kHz, shown.arrivedMs) ?? null;
+    const klv = found?.entry.message ?? null;
+    const exact = found?.exact ?? false;
+    const pts90kHz = wrapPts(shown.pts90kHz);
+    const changed = probe.lastFrame?.mediaTime !== shown.mediaTimeS || probe.panelKlv !== klv;
+    probe.lastFrame = { mediaTime: shown.mediaTimeS, pts90kHz, klvPts90kHz: klv?.pts90kHz ?? null, exact };
+    probe.panelKlv = klv;
+    if (changed) setFrame({ pts90kHz, klv, exact });
+  }, []);
+
+  const onFrame = useCallback((presented: PresentedFrame) => {
+    probe.framesShown++;
+    const current = timing.current;
+    if (current === null) return;
+    current.mapping ??= new MediaTimeMapping(current.startPts90kHz, presented.firstFrameMediaTimeS);
+    probe.firstFrameMediaTime = presented.firstFrameMediaTimeS;
+    current.shown = {
+      mediaTimeS: presented.mediaTimeS,
+      pts90kHz: current.mapping.ptsAt(presented.mediaTimeS),
+      arrivedMs: presented.shownAtMs - presented.bufferedAheadS * 1000,
+    };
+    showFrame(current.shown);
+  }, []);
+
+  const onDrawn = useCallback((platformPoints: number, frameCentrePoints: number) => {
+    probe.trackPointCount = platformPoints;
+    probe.frameCentrePointCount = frameCentrePoints;
+  }, []);
+
+  const socketUrl = useMemo(() => streamSocketUrl(window.location), []);
+  const handlers = useMemo(() => ({ onMessage, onBytes, onClose }), [onMessage, onBytes, onClose]);
+  const notice = noticeOf(closed, hello, status, infoError);
+
+  return (
+    <main class="viewer">
+      <header>
+        <h1>klvscope</h1>
+        <span class="channel">{[info?.channelName, status?.missionName ?? info?.missionName].filter(Boolean).join(' · ')}</span>
+        <span class="resolution">{status?.videoResolution ?? info?.videoResolution ?? ''}</span>
+      </header>
+      <StatusLine info={info} status={status} recorder={recorder} />
+      <div class="panels">
+        <VideoPanel socketUrl={socketUrl} connection={connection} posterUrl={info?.poster ? encodeURI(info.poster) : null} notice={notice} handlers={handlers} onFrame={onFrame} />
+        <KlvPanel klv={frame?.klv ?? null} exact={frame?.exact ?? false} framePts90kHz={frame?.pts90kHz ?? null} />
+        <TrackMap track={track} trackVersion={trackVersion} current={frame?.klv?.values ?? null} tileUrl={hello?.mapTileUrl ?? null} onDrawn={onDrawn} />
+      </div>
+      <RecorderControls enabled={info?.recorderEnabled ?? true} onRecorderState={setRecorder} />
+    </main>
+  );
+}
+
+/** Why the picture is missing or stopped, in a sentence; null while all is well. */
+function noticeOf(
+  closed: { code: number; reason: string } | null,
+  hello: StreamHelloMessage | null,
+  status: StreamStatusMessage | null,
+  infoError: string | null,
+): string | null {
+  if (closed !== null) {
+    if (closed.code === CLOSE_TRY_LATER) return `The module refused this viewer: ${closed.reason || 'too many viewers, try again later'}.`;
+    return `The stream ended (WebSocket closed, code ${closed.code}${closed.reason ? `: ${closed.reason}` : ''}). Reload the page to reconnect.`;
+  }
+  if (hello?.noPictureReason) return `No picture: ${hello.noPictureReason}`;
+  const source = status?.source;
+  if (source && (source.state === 'silent' || source.state === 'failed')) return `Source ${source.state}${source.message ? `: ${source.message}` : ''}`;
+  if (status && !status.streaming) return 'Streaming is stopped.';
+  if (infoError !== null) return `The module did not answer: ${infoError}`;
+  return null;
+}
