@@ -1,6 +1,6 @@
 // The page of bench:stream's glass-to-glass measure (stream-glass.mjs bundles it with esbuild and
 // opens it in headless Chromium): it plays the module's /stream socket with mpegts.js, as the
-// viewer does (the same player settings as web/src/viewer/video-panel.ts on the web-viewer branch:
+// viewer does (the same player settings as web/src/viewer/video-panel.tsx:
 // live, no stash buffer, latency chasing, playing once 0.5 s is buffered, or ?startBufferS=), and for every frame put
 // on screen (requestVideoFrameCallback) takes the metadata packet with that frame's PTS (ST 1402
 // synchronous KLV: one per frame) and keeps Date.now() minus its ST 0601 item 2 (the wall clock at
