@@ -13,8 +13,15 @@
  */
 import { pcrDelta27MHz, readPcr27MHz, TS_PACKET_SIZE, TS_SYNC_BYTE } from '@klvscope/core';
 
-/** A larger step between two PCRs is a jump, not time (ISO 13818-1 2.7.2 allows 100 ms). */
+/** A larger step between two PCRs is a jump, not time (ISO 13818-1 2.7.2 allows 100 ms), unless the packets between them explain it (below). */
 export const MAX_PCR_STEP_MS = 500;
+/**
+ * Some real streams carry a PCR only once a second (kwiver's aphill sample:
+ * 1 frame/s MPEG-2 video, a PCR per frame). A longer step is time, not a
+ * jump, when it is the first one (no rate to judge it by yet) and at most
+ * this long, or when the last regular rate explains it within a factor of two.
+ */
+export const MAX_SPARSE_PCR_STEP_MS = 5_000;
 /** Packets held while waiting for a PCR (16 MiB): beyond it they continue at the last rate. */
 export const MAX_SEGMENT_PACKETS = Math.floor((16 * 1024 * 1024) / TS_PACKET_SIZE);
 
@@ -97,7 +104,7 @@ export class PcrSchedule {
       return;
     }
     const stepMs = pcrDelta27MHz(previous, pcr27MHz) / PCR_TICKS_PER_MS;
-    if (discontinuity || this.reanchor || stepMs <= 0 || stepMs > MAX_PCR_STEP_MS) {
+    if (discontinuity || this.reanchor || stepMs <= 0 || (stepMs > MAX_PCR_STEP_MS && !this.explainedByRate(stepMs, count))) {
       this.reanchor = false;
       this.stepMs = Number.isNaN(this.msPerPacket) ? 0 : this.msPerPacket;
     } else {
@@ -105,6 +112,14 @@ export class PcrSchedule {
       this.msPerPacket = this.stepMs;
     }
     this.anchorMs += count * this.stepMs;
+  }
+
+  /** A step beyond MAX_PCR_STEP_MS that is still time: see MAX_SPARSE_PCR_STEP_MS. */
+  private explainedByRate(stepMs: number, packets: number): boolean {
+    if (stepMs > MAX_SPARSE_PCR_STEP_MS) return false;
+    if (Number.isNaN(this.msPerPacket)) return true;
+    const expectedMs = packets * this.msPerPacket;
+    return stepMs >= expectedMs / 2 && stepMs <= expectedMs * 2;
   }
 
   private closeAtLastRate(): void {

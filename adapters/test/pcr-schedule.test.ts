@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { PCR_HZ, writePcr } from '@klvscope/core';
-import { MAX_PCR_STEP_MS, PcrSchedule } from '../src/pcr-schedule.js';
+import { MAX_PCR_STEP_MS, MAX_SPARSE_PCR_STEP_MS, PcrSchedule } from '../src/pcr-schedule.js';
 
 const PCR_MODULUS = 2 ** 33 * 300;
 const VIDEO = 0x100;
@@ -71,6 +71,11 @@ describe('PCR schedule', () => {
     expect(forward).to.deep.equal([0, 10, 20, 40]);
     const flagged = dueTimes(new PcrSchedule(), [packet(VIDEO, ms(0)), packet(VIDEO, ms(10)), packet(VIDEO, ms(15), true), packet(VIDEO, ms(20))]);
     expect(flagged).to.deep.equal([0, 10, 20, 25]);
+  });
+
+  it('takes a sparse PCR (one a second, as in kwiver\'s aphill sample) as time: the first step, and the next ones the packet rate explains', () => {
+    const sparse = dueTimes(new PcrSchedule(), [packet(VIDEO, ms(0)), packet(VIDEO), packet(VIDEO, ms(1000)), packet(VIDEO), packet(VIDEO, ms(2000)), packet(VIDEO), packet(VIDEO, ms(2000 + MAX_SPARSE_PCR_STEP_MS + 1))]);
+    expect(sparse).to.deep.equal([0, 500, 1000, 1500, 2000, 2500, 3000]);
   });
 
   it('continues after the end of the file at the last rate, and the first PCR of the next pass re-anchors', () => {

@@ -72,6 +72,8 @@ function buildProgram(): Command {
     .command('stream')
     .description('run the streaming module: the source to browser viewers over WebSocket, /info, /recorderState, /command, and the recorder (docs/streaming.md)')
     .option('--source <url>', 'udp://GROUP:PORT, udp://SOURCE@GROUP:PORT, udp://HOST:PORT, file:///path.ts (looped) or serial:...; default: the built-in demo')
+    .option('--capture <device>', 'a video capture device read through ffmpeg, e.g. /dev/video0 (instead of --source)')
+    .option('--capture-format <format>', "ffmpeg's input format of --capture: v4l2 (default), or lavfi with a filter graph as the device")
     .option('--port <n>', `port (default $KLVSCOPE_STREAM_PORT or 4000; 0 picks a free one)`)
     .option('--host <host>', 'address to listen on (default 127.0.0.1; another address makes the viewer reachable from the network)')
     .option('--data-dir <dir>', 'data folder: credentials, recordings (default $KLVSCOPE_DATA_DIR or ./data)')

@@ -10,6 +10,8 @@ import { UsageError } from './usage-error.js';
 
 export interface StreamOptions {
   source?: string;
+  capture?: string;
+  captureFormat?: string;
   port?: string;
   host?: string;
   dataDir?: string;
@@ -38,6 +40,8 @@ export async function runStream(options: StreamOptions, env: NodeJS.ProcessEnv =
 export function streamConfigOptions(options: StreamOptions): Partial<StreamingConfig> {
   const config: Partial<StreamingConfig> = {};
   if (options.source !== undefined) config.source = options.source;
+  if (options.capture !== undefined) config.captureDevice = options.capture;
+  if (options.captureFormat !== undefined) config.captureFormat = options.captureFormat;
   if (options.channel !== undefined) config.channelName = options.channel;
   if (options.mission !== undefined) config.missionName = options.mission;
   if (options.maxViewers !== undefined) config.concurrentClients = wholeNumber(options.maxViewers, '--max-viewers');
@@ -55,7 +59,7 @@ export function streamBanner(server: RunningStreamingServer): string {
   const who = credentials.filePath !== null ? `${credentials.filePath}${credentials.created ? ' (new)' : ''}` : `from the ${credentials.source}`;
   return [
     `klvscope streaming module on ${server.url}  (viewer: ${server.url}/)`,
-    `  source     ${server.config.source ?? 'the built-in demo'}`,
+    `  source     ${server.config.captureDevice !== null ? `capture device ${server.config.captureDevice} (${server.config.captureFormat}, through ffmpeg)` : (server.config.source ?? 'the built-in demo')}`,
     `  commands   POST ${server.url}/command, user and password: ${who}`,
     `  recordings ${server.config.recordingsDir}`,
     '',

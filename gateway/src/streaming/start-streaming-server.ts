@@ -8,7 +8,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { defaultDataDir } from '@klvscope/core';
-import { openLiveSource, TsRecorder, type LiveSource } from '@klvscope/adapters';
+import { openCaptureSource, openLiveSource, Transcoder, TsRecorder, type LiveSource } from '@klvscope/adapters';
 import { LicenceState } from '../licence/index.js';
 import { DEFAULT_HOST } from '../inspection/loopback-host.js';
 import { openDemoSource } from './demo-source.js';
@@ -74,7 +74,11 @@ export async function startStreamingServer(options: StartStreamingOptions = {}):
     config,
     recorder,
     onViewerSend: options.onViewerSend,
-    openSource: () => (config.source === null ? openDemoSource() : openSource(config.source)),
+    openTranscoder: ({ videoBitrate, size }) => new Transcoder({ videoBitrate, size }),
+    openSource: () => {
+      if (config.captureDevice !== null) return openCaptureSource({ device: config.captureDevice, format: config.captureFormat, videoBitrate: config.videoBitrate });
+      return config.source === null ? openDemoSource() : openSource(config.source);
+    },
   });
   const host = options.host ?? DEFAULT_HOST;
   let running: RunningStreamingServer | null = null;

@@ -9,6 +9,10 @@ import { StreamingError } from './streaming-error.js';
 export interface StreamingConfig {
   /** The source URL (udp://…, file:///…, serial:…); null: the built-in demo. */
   source: string | null;
+  /** A video capture device read through ffmpeg (`/dev/video0`; Info `useCapture`): wins over `source`. */
+  captureDevice: string | null;
+  /** ffmpeg's input format of the capture device: 'v4l2' (default), or 'lavfi' with a filter graph as the device (a test picture). */
+  captureFormat: string;
   /** The name of this channel, in /info and in recording file names. */
   channelName: string;
   /** The mission name; null: the KLV's Mission ID (ST 0601 item 3) as it arrives. */
@@ -49,6 +53,8 @@ export const STREAM_PORT_ENV = 'KLVSCOPE_STREAM_PORT';
 export function defaultStreamingConfig(dataDir: string): StreamingConfig {
   return {
     source: null,
+    captureDevice: null,
+    captureFormat: 'v4l2',
     channelName: 'klvscope',
     missionName: null,
     concurrentClients: 16,

@@ -6,21 +6,15 @@
  * viewer is told why it gets no picture. `videoPassThrough: false` transcodes
  * H.264 too (to `videoBitrate` and `videoResolution`).
  */
+import type { Transcoder } from '@klvscope/adapters';
 import type { StreamingConfig } from './streaming-config.js';
 import type { VideoStream } from './stream-analysis.js';
 
 /** ISO 13818-1 Table 2-34: H.264 (ITU-T H.264 | ISO/IEC 14496-10). */
 const H264_STREAM_TYPE = 0x1b;
 
-/** What the module needs of a transcoder (adapters' Transcoder). */
-export interface VideoTranscoder {
-  /** TS in; never throws, never waits. */
-  write(bytes: Uint8Array): void;
-  /** TS out, whole packets. */
-  onData: ((chunk: Uint8Array) => void) | null;
-  onError: ((error: Error) => void) | null;
-  close(): Promise<void>;
-}
+/** What the module needs of a transcoder: TS in (never throws, never waits), TS out in whole packets, failures, close. */
+export type VideoTranscoder = Pick<Transcoder, 'write' | 'onData' | 'onError' | 'close'>;
 
 /** Starts a transcoder, or throws why it cannot (ffmpeg missing: AdapterError ERR_FFMPEG_NOT_FOUND). */
 export type OpenTranscoder = (options: { videoBitrate: number; size?: { width: number; height: number } }) => VideoTranscoder;

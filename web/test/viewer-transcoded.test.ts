@@ -1,0 +1,84 @@
+/**
+ * The stream viewer in headless Chromium on a source Chromium cannot play
+ * itself: kwiver's aphill sample (MPEG-2 video, 360x240, 1 frame/s, EG 0104
+ * KLV), which the streaming module transcodes to H.264 with ffmpeg. The page
+ * plays it and shows the metadata packet of the frame on screen.
+ */
+import { expect } from 'chai';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { findFfmpeg } from '@klvscope/adapters';
+import type { StreamKlvMessage, StreamMessage } from '@klvscope/core';
+import { startStreamingServer, type RunningStreamingServer } from '@klvscope/gateway';
+import { buildWeb } from '@klvscope/web/build';
+import { WebSocket } from 'ws';
+import { chromiumUnavailableReason, launchChromium, saveScreenshot, type ChromiumSession } from '../../test-support/chromium.js';
+import { fixtureOrSkip } from '../../test-support/fixtures.js';
+import type { ViewerProbe } from '../src/viewer/viewer-probe.js';
+
+describe('the stream viewer in Chromium on MPEG-2 video, transcoded', function () {
+  this.timeout(120_000);
+  let chromium: ChromiumSession | null = null;
+  let server: RunningStreamingServer | null = null;
+  let dataDir: string | null = null;
+
+  before(async function () {
+    const reason = chromiumUnavailableReason() ?? (findFfmpeg() === null ? 'no ffmpeg on the PATH (apt-get install ffmpeg)' : null);
+    if (reason !== null) {
+      console.log(`      skipped: ${reason}`);
+      this.skip();
+    }
+    const fixture = fixtureOrSkip(this, 'real', 'kwiver_aphill_klv_10s.ts');
+    await buildWeb();
+    dataDir = await mkdtemp(join(tmpdir(), 'klvscope-viewer-mpeg2-'));
+    server = await startStreamingServer({ dataDir, port: 0, env: {}, config: { source: pathToFileURL(fixture).href } });
+    chromium = await launchChromium({ viewport: { width: 1280, height: 1000 } });
+  });
+
+  after(async () => {
+    await chromium?.close();
+    await server?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('plays the transcoded video at the source size and shows the KLV packet of the frame on screen', async () => {
+    const sent: StreamKlvMessage[] = [];
+    const listener = new WebSocket(`${server!.url.replace(/^http/, 'ws')}/stream`);
+    listener.on('message', (data, isBinary) => {
+      if (isBinary) return;
+      const message = JSON.parse((data as Buffer).toString('utf8')) as StreamMessage;
+      if (message.type === 'klv') sent.push(message);
+    });
+    const page = await chromium!.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    try {
+      await page.goto(`${server!.url}/`);
+      // One frame a second: three frames shown take about three seconds after the first key frame.
+      await page.waitForFunction('window.klvscopeViewer.framesShown >= 3 && window.klvscopeViewer.panelKlv !== null', undefined, { timeout: 60_000, polling: 200 });
+      const video = await page.evaluate<{ currentTime: number; videoWidth: number; videoHeight: number }>(
+        "(() => { const v = document.querySelector('video'); return { currentTime: v.currentTime, videoWidth: v.videoWidth, videoHeight: v.videoHeight }; })()",
+      );
+      expect([video.videoWidth, video.videoHeight]).to.deep.equal([360, 240]);
+      expect(video.currentTime).to.be.greaterThan(0);
+      await page.evaluate("document.querySelector('video').pause()");
+      await page.waitForTimeout(400);
+      const probe = await page.evaluate<ViewerProbe>('window.klvscopeViewer');
+      await saveScreenshot(page, 'viewer-mpeg2-transcoded');
+      const frame = probe.lastFrame!;
+      // Asynchronous KLV: the latest packet the module sent whose PTS is not after the frame's (the PTS survive the transcoding).
+      const expected = sent.filter((message) => message.pts90kHz !== null && message.pts90kHz <= frame.pts90kHz + 45).at(-1);
+      expect(expected, `a packet sent at or before frame ${frame.pts90kHz}`).to.not.equal(undefined);
+      expect(probe.panelKlv).to.deep.equal(expected);
+      expect(probe.panelKlv?.standard).to.equal('MISB EG 0104');
+      const latitudeText = await page.textContent('.klv-panel td[data-field="sensorLatitudeDeg"]');
+      expect(latitudeText).to.equal(`${expected!.values.sensorLatitudeDeg!.toFixed(6)}°`);
+      expect(errors).to.deep.equal([]);
+    } finally {
+      listener.close();
+      await page.close();
+    }
+  });
+});
