@@ -1,12 +1,14 @@
 // The page of bench:stream's glass-to-glass measure (stream-glass.mjs bundles it with esbuild and
-// opens it in headless Chromium): it plays the module's /stream socket with mpegts.js, as the
-// viewer does (the same player settings as web/src/viewer/video-panel.tsx:
-// live, no stash buffer, latency chasing, playing once 0.5 s is buffered, or ?startBufferS=), and for every frame put
-// on screen (requestVideoFrameCallback) takes the metadata packet with that frame's PTS (ST 1402
-// synchronous KLV: one per frame) and keeps Date.now() minus its ST 0601 item 2 (the wall clock at
-// the frame's capture, written by the sender). A frame whose packet has not come yet waits for it
-// (up to 2 s). Results in window.glassToGlass; nothing of the viewer page is used.
+// opens it in headless Chromium): it plays the module's /stream socket with mpegts.js through the
+// viewer's own socket loader (web/src/viewer/stream-loader.ts) and with the viewer's player
+// settings (web/src/viewer/video-panel.tsx: live, no stash buffer, latency chasing, playing once
+// 0.5 s is buffered, or ?startBufferS=), and for every frame put on screen
+// (requestVideoFrameCallback) takes the metadata packet with that frame's PTS (ST 1402 synchronous
+// KLV: one per frame) and keeps Date.now() minus its ST 0601 item 2 (the wall clock at the frame's
+// capture, written by the sender). A frame whose packet has not come yet waits for it (up to 2 s).
+// Results in window.glassToGlass. The viewer's page itself (panels, map) is not used.
 import mpegts from 'mpegts.js';
+import { streamLoaderFor } from '../web/src/viewer/stream-loader.ts';
 
 const params = new URLSearchParams(location.search);
 /** Video buffered before playing starts: the viewer's 0.5 s unless the page is told otherwise. */
@@ -55,57 +57,12 @@ function onMessage(message) {
   });
 }
 
-class StreamLoader extends mpegts.BaseLoader {
-  constructor() {
-    super('klvscope-bench-glass-loader');
-    this._needStash = false;
-    this.socket = null;
-    this.receivedBytes = 0;
-  }
-
-  open(dataSource) {
-    const socket = new WebSocket(dataSource.url);
-    this.socket = socket;
-    socket.binaryType = 'arraybuffer';
-    this._status = mpegts.LoaderStatus.kConnecting;
-    socket.onopen = () => (this._status = mpegts.LoaderStatus.kBuffering);
-    socket.onmessage = (event) => {
-      if (this.socket !== socket) return;
-      if (typeof event.data === 'string') {
-        onMessage(JSON.parse(event.data));
-        return;
-      }
-      const start = this.receivedBytes;
-      this.receivedBytes += event.data.byteLength;
-      this.onDataArrival(event.data, start, this.receivedBytes);
-    };
-    socket.onclose = (event) => {
-      if (this.socket !== socket) return;
-      this.socket = null;
-      results.closeCode = event.code;
-      this._status = mpegts.LoaderStatus.kComplete;
-      this.onComplete(0, this.receivedBytes - 1);
-    };
-  }
-
-  abort() {
-    const socket = this.socket;
-    this.socket = null;
-    if (socket && socket.readyState <= WebSocket.OPEN) socket.close();
-    this._status = mpegts.LoaderStatus.kComplete;
-  }
-
-  destroy() {
-    this.abort();
-    super.destroy();
-  }
-}
-
 const video = document.querySelector('video');
 const player = mpegts.createPlayer(
   { type: 'mpegts', isLive: true, url: socketUrl },
   {
-    customLoader: StreamLoader,
+    // The viewer's own loader: TS bytes to mpegts.js, the JSON messages to this page.
+    customLoader: streamLoaderFor({ onMessage, onBytes: () => undefined, onClose: (code) => (results.closeCode = code) }),
     enableWorker: false,
     enableStashBuffer: false,
     isLive: true,

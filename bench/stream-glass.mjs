@@ -1,9 +1,9 @@
 // The glass-to-glass measure of `npm run bench:stream`: headless Chromium (Debian's, through
 // playwright-core) plays a running streaming module's /stream with the benchmark's own page
-// (stream-glass-page.mjs, bundled here with esbuild and mpegts.js), which keeps, for every frame
-// put on screen, the time from the frame's ST 0601 item 2 to the frame on screen. Needs
-// playwright-core and mpegts.js (the web-viewer work brings them); without them it says why and
-// measures nothing.
+// (stream-glass-page.mjs, bundled here with esbuild, mpegts.js and the viewer's stream loader),
+// which keeps, for every frame put on screen, the time from the frame's ST 0601 item 2 to the
+// frame on screen. Needs playwright-core, mpegts.js and web/ (the web viewer's); without them it
+// says why and measures nothing.
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -28,17 +28,22 @@ export async function measureGlassToGlass(moduleUrl, seconds, { startBufferS = 0
   if (missing !== null) return { leftOut: missing };
   const { chromium } = await import('playwright-core');
   const { build } = await import('esbuild');
-  const bundle = await build({
-    entryPoints: [join(here, 'stream-glass-page.mjs')],
-    bundle: true,
-    write: false,
-    format: 'iife',
-    platform: 'browser',
-    target: 'chrome110',
-    // mpegts.js is a dependency of the web package: found there or hoisted to the root.
-    nodePaths: [join(root, 'web', 'node_modules'), join(root, 'node_modules')],
-    logLevel: 'silent',
-  });
+  let bundle;
+  try {
+    bundle = await build({
+      entryPoints: [join(here, 'stream-glass-page.mjs')],
+      bundle: true,
+      write: false,
+      format: 'iife',
+      platform: 'browser',
+      target: 'chrome110',
+      // mpegts.js is a dependency of the web package: found there or hoisted to the root.
+      nodePaths: [join(root, 'web', 'node_modules'), join(root, 'node_modules')],
+      logLevel: 'silent',
+    });
+  } catch (error) {
+    return { leftOut: `the page cannot be built (the viewer's stream loader and mpegts.js are needed): ${error.message.split('\n')[0]}` };
+  }
   const script = bundle.outputFiles[0].text.replaceAll('</script', '<\\/script');
   const html = `<!doctype html><meta charset="utf-8"><title>bench:stream glass-to-glass</title><video muted playsinline style="width:640px;height:360px"></video><script>${script}</script>`;
   // Served from 127.0.0.1 by a server of its own (not by request interception): Chromium's local network access
