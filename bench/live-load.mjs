@@ -10,7 +10,7 @@
 // finding it revealed reaching the client (target p99 < 50 ms). Arrival and receipt are both read
 // with the adapters' epochNow (milliseconds since the epoch, kept within a millisecond of the
 // system clock) in two processes on one machine: the comparison is good to about a millisecond.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -20,20 +20,14 @@ import WebSocket from 'ws';
 import { epochNow } from '../adapters/dist/index.js';
 import { generateTransportStream, parseFaultSpec } from '../core/dist/index.js';
 import { startService } from './service-child.mjs';
+import { runInsidePrivateNetwork } from './private-network.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.LIVE_SECONDS ?? 30);
 const BITRATE = Number(process.env.LIVE_BITRATE ?? 100_000_000);
 const GROUP = 'udp://239.255.77.1:6000';
-const INSIDE = 'KLVSCOPE_BENCH_PRIVATE_NETWORK';
 
-if (process.env[INSIDE] !== '1') {
-  // Re-run this script inside a private network namespace.
-  const setup = 'ip link set lo up && ip route add 224.0.0.0/4 dev lo && exec "$@"';
-  const run = spawnSync('unshare', ['--net', 'sh', '-c', setup, 'sh', process.execPath, fileURLToPath(import.meta.url)], { stdio: 'inherit', env: { ...process.env, [INSIDE]: '1' } });
-  if (run.error || run.status === null) console.error(`bench:live: cannot make a private network namespace (root and iproute2 needed): ${run.error?.message ?? run.signal}`);
-  process.exit(run.status ?? 1);
-}
+runInsidePrivateNetwork(import.meta.url, 'bench:live');
 
 const work = mkdtempSync(join(tmpdir(), 'klvscope-live-bench-'));
 const klvscope = join(here, '..', 'gateway', 'bin', 'klvscope.cjs');
