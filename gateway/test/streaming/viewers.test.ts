@@ -58,7 +58,7 @@ describe('the viewers of the streaming module', function () {
     const running = server;
     await reader.until(() => running.module.droppedViewers === 1, 40_000, 'the sleeping viewer dropped');
     expect(running.module.viewerCount).to.equal(1);
-    await reader.until(() => reader.bytes().length > 8 * 1024 * 1024, 30_000, '8 MB at the reading viewer');
+    await reader.until(() => reader.bytes().length > 4 * 1024 * 1024, 40_000, '4 MB at the reading viewer');
     reader.close();
     expect(continuityErrors(reader.bytes())).to.equal(0);
   });
