@@ -1,18 +1,19 @@
 // The page of bench:stream's glass-to-glass measure (stream-glass.mjs bundles it with esbuild and
 // opens it in headless Chromium): it plays the module's /stream socket with mpegts.js through the
 // viewer's own socket loader (web/src/viewer/stream-loader.ts) and with the viewer's player
-// settings (web/src/viewer/video-panel.tsx: live, no stash buffer, latency chasing, playing once
-// 0.5 s is buffered, or ?startBufferS=), and for every frame put on screen
+// settings (web/src/viewer/player-settings.ts: live, no stash buffer, latency chasing, playing once
+// its start buffer is filled, or ?startBufferS=), and for every frame put on screen
 // (requestVideoFrameCallback) takes the metadata packet with that frame's PTS (ST 1402 synchronous
 // KLV: one per frame) and keeps Date.now() minus its ST 0601 item 2 (the wall clock at the frame's
 // capture, written by the sender). A frame whose packet has not come yet waits for it (up to 2 s).
 // Results in window.glassToGlass. The viewer's page itself (panels, map) is not used.
 import mpegts from 'mpegts.js';
+import { livePlayerConfig, START_BUFFER_S as VIEWER_START_BUFFER_S } from '../web/src/viewer/player-settings.ts';
 import { streamLoaderFor } from '../web/src/viewer/stream-loader.ts';
 
 const params = new URLSearchParams(location.search);
-/** Video buffered before playing starts: the viewer's 0.5 s unless the page is told otherwise. */
-const START_BUFFER_S = Number(params.get('startBufferS') ?? 0.5);
+/** Video buffered before playing starts: the viewer's unless the page is told otherwise. */
+const START_BUFFER_S = Number(params.get('startBufferS') ?? VIEWER_START_BUFFER_S);
 const PENDING_MS = 2_000;
 /** Metadata packets kept by PTS (ms), and latencies kept, at most: a bounded page. */
 const MAX_KLV = 2_000;
@@ -60,18 +61,8 @@ function onMessage(message) {
 const video = document.querySelector('video');
 const player = mpegts.createPlayer(
   { type: 'mpegts', isLive: true, url: socketUrl },
-  {
-    // The viewer's own loader: TS bytes to mpegts.js, the JSON messages to this page.
-    customLoader: streamLoaderFor({ onMessage, onBytes: () => undefined, onClose: (code) => (results.closeCode = code) }),
-    enableWorker: false,
-    enableStashBuffer: false,
-    isLive: true,
-    liveBufferLatencyChasing: true,
-    liveBufferLatencyMaxLatency: 1.5,
-    liveBufferLatencyMinRemain: 0.3,
-    autoCleanupSourceBuffer: true,
-    lazyLoad: false,
-  },
+  // The viewer's own loader (TS bytes to mpegts.js, the JSON messages to this page) and settings.
+  livePlayerConfig(streamLoaderFor({ onMessage, onBytes: () => undefined, onClose: (code) => (results.closeCode = code) })),
 );
 player.on(mpegts.Events.ERROR, (type, detail) => (results.error = `${type}: ${detail}`));
 player.attachMediaElement(video);

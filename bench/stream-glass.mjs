@@ -20,10 +20,10 @@ const PAGE_PATH = '/klvscope-bench-glass.html';
 
 /**
  * Plays `moduleUrl`'s stream for `seconds`, starting once `startBufferS` of video is buffered (the
- * viewer's 0.5 s by default), and answers { samples: [[shownAtMs, glassToGlassMs, bufferedAheadMs]...],
+ * viewer's own when not given), and answers { samples: [[shownAtMs, glassToGlassMs, bufferedAheadMs]...],
  * frames, matched, unmatched, droppedFrames, error } or { leftOut: 'why' }.
  */
-export async function measureGlassToGlass(moduleUrl, seconds, { startBufferS = 0.5 } = {}) {
+export async function measureGlassToGlass(moduleUrl, seconds, { startBufferS } = {}) {
   const missing = await missingDependency();
   if (missing !== null) return { leftOut: missing };
   const { chromium } = await import('playwright-core');
@@ -61,7 +61,7 @@ export async function measureGlassToGlass(moduleUrl, seconds, { startBufferS = 0
     const pageErrors = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
     const socketUrl = `${moduleUrl.replace(/^http/, 'ws')}/stream`;
-    await page.goto(`${pageUrl}?socket=${encodeURIComponent(socketUrl)}&startBufferS=${startBufferS}`);
+    await page.goto(`${pageUrl}?socket=${encodeURIComponent(socketUrl)}${startBufferS === undefined ? '' : `&startBufferS=${startBufferS}`}`);
     await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
     const results = await page.evaluate(() => {
       const video = document.querySelector('video');

@@ -30,8 +30,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.STREAM_SECONDS ?? 30);
 const VIEWERS = Number(process.env.STREAM_VIEWERS ?? 50);
 const RUNS = Number(process.env.STREAM_RUNS ?? 1);
-/** Video the glass-to-glass page buffers before it plays (the viewer's 0.5 s). */
-const GLASS_START_BUFFER_S = Number(process.env.STREAM_GLASS_START_BUFFER_S ?? 0.5);
+/** Video the glass-to-glass page buffers before it plays (unset: the viewer's, web/src/viewer/player-settings.ts). */
+const GLASS_START_BUFFER_S = process.env.STREAM_GLASS_START_BUFFER_S === undefined ? undefined : Number(process.env.STREAM_GLASS_START_BUFFER_S);
 const BITRATE = 10_000_000;
 const GROUP = 'udp://239.255.77.2:6002';
 /** The module's default bound on a viewer's unsent bytes (streaming-config.ts). */

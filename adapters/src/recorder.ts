@@ -25,6 +25,7 @@ import { join } from 'node:path';
 import { TS_PACKET_SIZE, type RecorderStateName, type RecorderStatus } from '@klvscope/core';
 import { recordingFileName } from './recording-file-name.js';
 import { systemErrorReason } from './system-error-reason.js';
+import { trimTornRecordings } from './torn-recordings.js';
 import { TsFramer } from './ts-framer.js';
 
 export interface TsRecorderOptions {
@@ -54,6 +55,8 @@ export interface TsRecorderStats {
   skippedBytes: number;
   /** Bytes given to `write` while failed: not recorded. */
   lostBytes: number;
+  /** Files of the folder that ended inside a packet (a recorder killed mid-write), cut back to whole packets at the first start. */
+  mendedFiles: number;
 }
 
 const DEFAULT_ROTATE_BYTES = 1024 ** 3;
@@ -96,7 +99,9 @@ export class TsRecorder {
   private starting: Promise<RecorderStatus> | null = null;
   private stopping: Promise<RecorderStatus> | null = null;
   private linkCheckedAt = 0;
-  private readonly counters = { files: 0, bytesWritten: 0, skippedBytes: 0, lostBytes: 0 };
+  private readonly counters = { files: 0, bytesWritten: 0, skippedBytes: 0, lostBytes: 0, mendedFiles: 0 };
+  /** Whether the folder was checked for files a killed recorder left ending inside a packet. */
+  private tornChecked = false;
 
   constructor(private readonly options: TsRecorderOptions) {
     this.folder = options.folder;
@@ -172,6 +177,11 @@ export class TsRecorder {
     } catch (error) {
       this.setFailed(`cannot create the folder ${this.folder}: ${systemErrorReason(error)}`, now);
       return this.status();
+    }
+    if (!this.tornChecked) {
+      this.tornChecked = true;
+      // A recorder killed before this one may have left a file ending inside a packet; a failure to mend it does not stop this one.
+      this.counters.mendedFiles = (await trimTornRecordings(this.folder, now).catch(() => [])).length;
     }
     try {
       await this.openFile({ startedAt: now, missionName: this.missionName() });

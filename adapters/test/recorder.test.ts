@@ -305,7 +305,7 @@ describe('TS recorder', () => {
   });
 
   describe('killed', () => {
-    it('leaves whole packets, a prefix of what was sent, when SIGKILLed mid-recording', async function () {
+    it('leaves whole packets, a prefix of what was sent, when SIGKILLed mid-recording; a partial packet the kernel left is cut off at the next start', async function () {
       this.timeout(120_000);
       const runs = 6;
       let partialTails = 0;
@@ -339,6 +339,12 @@ describe('TS recorder', () => {
         const totals = demuxTotals(recorded);
         expect(totals.continuityErrors).to.equal(0);
         expect(totals.errors.map((e) => e.type)).to.deep.equal(recorded.length % 188 === 0 ? [] : ['truncated-packet']);
+        // The next recorder on the folder (its clock past the quiet time) cuts a partial packet off: every file whole packets.
+        const next = new TsRecorder({ folder, channelName: 'next', now: () => Date.now() + 10_000 });
+        await next.start();
+        await next.stop();
+        expect(next.stats().mendedFiles, `run ${run}`).to.equal(recorded.length % 188 === 0 ? 0 : 1);
+        for (const file of recordedFiles(folder)) expect(readFileSync(file).length % 188, `run ${run}: ${file} after the next start`).to.equal(0);
       }
       console.log(`      ${partialTails} of ${runs} kills caught a write under way (a partial packet at the end of the last file)`);
     });

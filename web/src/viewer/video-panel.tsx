@@ -7,10 +7,8 @@
  */
 import mpegts from 'mpegts.js';
 import { useEffect, useRef } from 'preact/hooks';
+import { livePlayerConfig, START_BUFFER_S } from './player-settings.js';
 import { streamLoaderFor, type StreamSocketHandlers } from './stream-loader.js';
-
-/** Video buffered before playing starts, seconds. */
-const START_BUFFER_S = 0.5;
 
 export interface PresentedFrame {
   /** The frame's media time, seconds. */
@@ -47,20 +45,7 @@ export function VideoPanel({ socketUrl, connection, posterUrl, notice, handlers,
       onBytes: (chunk) => latest.current.handlers.onBytes(chunk),
       onClose: (code, reason) => latest.current.handlers.onClose(code, reason),
     });
-    const player = mpegts.createPlayer(
-      { type: 'mpegts', isLive: true, url: socketUrl },
-      {
-        customLoader: loader,
-        enableWorker: false,
-        enableStashBuffer: false,
-        isLive: true,
-        liveBufferLatencyChasing: true,
-        liveBufferLatencyMaxLatency: 1.5,
-        liveBufferLatencyMinRemain: 0.3,
-        autoCleanupSourceBuffer: true,
-        lazyLoad: false,
-      },
-    );
+    const player = mpegts.createPlayer({ type: 'mpegts', isLive: true, url: socketUrl }, livePlayerConfig(loader));
     player.attachMediaElement(video);
     player.load();
     // Start with some video buffered: a frame's metadata may come after the frame's bytes (the muxer's order, and the
