@@ -9,3 +9,6 @@ export { openUdpSource, type UdpSource, type UdpSourceOptions } from './udp.js';
 export { wrapRtp, type RtpHeaderFields } from './rtp.js';
 export { MAX_PACKETS_PER_DATAGRAM, replayFile, type PacketInput, type ReplayOptions, type ReplayProgress, type ReplayStats } from './replay.js';
 export { openFileSource, openPacedTsSource, type PacedTsSourceOptions } from './paced-ts-source.js';
+export { UdpDatagramSink } from './udp-datagram-sink.js';
+export { parseUdpSourceUrl, type UdpSourceAddress } from './udp-source-url.js';
+export { parseUdpDestinationUrl, type UdpDestination } from './udp-destination-url.js';
