@@ -120,12 +120,12 @@ export class RelayService {
     return this.view(this.channelRow(channelId));
   }
 
-  async stopChannel(channelId: string, keepRunningFlag = false): Promise<ChannelView> {
-    const row = this.channelRow(channelId);
+  async stopChannel(channelId: string): Promise<ChannelView> {
+    this.channelRow(channelId);
     await this.stopRuntime(channelId);
-    if (!keepRunningFlag) setRelayChannelRuntime(this.db, channelId, { running: false });
+    setRelayChannelRuntime(this.db, channelId, { running: false });
     await this.save();
-    return this.view(row);
+    return this.view(this.channelRow(channelId));
   }
 
   private async stopRuntime(channelId: string): Promise<void> {
