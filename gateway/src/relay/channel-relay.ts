@@ -14,8 +14,10 @@ import type { ChannelState, LogMessageType } from './channel-state.js';
 import { TsRepacker } from './ts-repacker.js';
 
 const RETRY_MS = 2000;
-/** How often silence and output errors are looked at, and bitrates read. */
+/** How often silence is looked at. */
 const WATCH_MS = 250;
+/** A bitrate reading each second: its own timer, so that a reading spans one second and not up to 1.25. */
+const READING_MS = 1000;
 /** An output whose last refused send is this recent is in error. */
 const OUTPUT_ERROR_HOLD_MS = 2000;
 
@@ -48,6 +50,7 @@ export class ChannelRelay {
   private lastDataAt = 0;
   private lastTickAt = 0;
   private watchTimer: NodeJS.Timeout | null = null;
+  private readingTimer: NodeJS.Timeout | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
   private pumping: Promise<void> = Promise.resolve();
 
@@ -82,6 +85,7 @@ export class ChannelRelay {
     }
     this.lastTickAt = Date.now();
     this.watchTimer = setInterval(() => this.watch(), WATCH_MS);
+    this.readingTimer = setInterval(() => this.read(), READING_MS);
     this.events.log('started', `channel ${this.definition.channelId} (${this.definition.name}) started: ${this.definition.input} -> ${this.definition.outputs.join(', ') || 'no output'}`);
     await this.openInput();
   }
@@ -90,6 +94,8 @@ export class ChannelRelay {
     if (this.stopped) return;
     this.stopped = true;
     if (this.watchTimer !== null) clearInterval(this.watchTimer);
+    if (this.readingTimer !== null) clearInterval(this.readingTimer);
+    this.readingTimer = null;
     if (this.retryTimer !== null) clearTimeout(this.retryTimer);
     this.watchTimer = this.retryTimer = null;
     await this.source?.close();
@@ -177,12 +183,14 @@ export class ChannelRelay {
     }, RETRY_MS);
   }
 
+  private read(): void {
+    const now = Date.now();
+    this.meter.tick(now, now - this.lastTickAt);
+    this.lastTickAt = now;
+  }
+
   private watch(): void {
     const now = Date.now();
-    if (now - this.lastTickAt >= 1000) {
-      this.meter.tick(now, now - this.lastTickAt);
-      this.lastTickAt = now;
-    }
     if (this.state === 'running' && now - this.lastDataAt > this.options.noSignalMs) {
       this.setState('no-signal', null);
       this.events.log('no-signal', `channel ${this.definition.channelId}: no data on ${this.definition.input} for ${((now - this.lastDataAt) / 1000).toFixed(1)} s`);
