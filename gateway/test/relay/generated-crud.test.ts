@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-assignment -- JSON answers are read loosely: the assertions check their values */
 import { expect } from 'chai';
 import { RelayClient, TEST_KEY, makeDataDir, removeDataDir, startTestRelay } from './relay-test-server.js';
 import type { RunningRelayServer } from '../../src/relay/start-relay-server.js';

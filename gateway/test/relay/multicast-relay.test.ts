@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-assignment -- JSON answers are read loosely: the assertions check their values */
 import { expect } from 'chai';
 import { fixtureOrSkip } from '../../../test-support/fixtures.js';
 import { privateNetworkUnavailableReason, runInPrivateNetwork } from '../../../test-support/private-network.js';

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers are read loosely: the assertions check their values */
 /** A relay on a real socket over a fresh data folder, and a small JSON client for it. */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -49,7 +50,7 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** Polls until `probe` returns a value that is not undefined, or fails after `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 5000, what = 'the condition'): Promise<T> {
+export async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 5000, what = 'the condition'): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-unsafe-member-access -- JSON answers are read loosely: the assertions check their values */
 /**
  * The meta-test: every endpoint of ../shared/spec/channel-relay.md's tables
  * is served. The tables are parsed (methods and paths in backticks; the rows

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-return -- JSON answers are read loosely: the assertions check their values */
 import { createSocket, type Socket } from 'node:dgram';
 import { expect } from 'chai';
 import { freeUdpPort } from '../../../test-support/free-udp-port.js';
@@ -77,7 +78,7 @@ describe('relay: a channel relaying unicast UDP on 127.0.0.1', function () {
       await send(n);
       if (n % 20 === 0) await sleep(5);
     }
-    await eventually(async () => (a.datagrams.length === 200 && b.datagrams.length === 200 ? true : undefined), 5000, '200 datagrams on both outputs');
+    await eventually(() => (a.datagrams.length === 200 && b.datagrams.length === 200 ? true : undefined), 5000, '200 datagrams on both outputs');
     for (let n = 0; n < 200; n++) {
       expect(a.datagrams[n].equals(tsDatagram(n)), `datagram ${n}`).to.equal(true);
       expect(b.datagrams[n].equals(tsDatagram(n)), `datagram ${n}`).to.equal(true);
@@ -142,7 +143,7 @@ describe('relay: a channel relaying unicast UDP on 127.0.0.1', function () {
     expect((await client.get('/serverStatus')).body.map((s: { state: string }) => s.state)).to.deep.equal(['running', 'stopped', 'running']);
     const before = a.datagrams.length;
     await send(7000);
-    await eventually(async () => (a.datagrams.length === before + 1 ? true : undefined), 3000, 'the datagram after the restart');
+    await eventually(() => (a.datagrams.length === before + 1 ? true : undefined), 3000, 'the datagram after the restart');
     expect(a.datagrams.at(-1)?.equals(tsDatagram(7000))).to.equal(true);
   });
 

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment -- JSON answers are read loosely: the test checks their values */
 /**
  * Runs inside a private network namespace (test-support/private-network.ts):
  * a relay channel from a multicast group to two outputs, one multicast and
