@@ -5,7 +5,9 @@
  *
  * Sends never throw and never wait: a refused send is counted and its
  * message kept, so an output that cannot be reached reports its error while
- * the relay goes on with the other outputs. Node copies nothing: the bytes
+ * the relay goes on with the other outputs. The socket is connected: a
+ * unicast destination with no receiver reports ECONNREFUSED (the ICMP port
+ * unreachable it answers), which is an output error too. Node copies nothing: the bytes
  * given must stay unchanged until the send's callback, which the relay
  * guarantees by never reusing a received datagram.
  */
@@ -63,6 +65,15 @@ export class UdpDatagramSink {
       } catch {
         // The kernel keeps its default (net.core.wmem_max).
       }
+      step = `connect to ${destination.host}:${destination.port}`;
+      // Connected, a send skips Node's per-datagram address lookup (a tick each).
+      await new Promise<void>((resolve, reject) => {
+        socket.once('error', reject);
+        socket.connect(destination.port, destination.host, () => {
+          socket.off('error', reject);
+          resolve();
+        });
+      });
     } catch (cause) {
       socket.close();
       throw socketError(cause, step, url);
@@ -77,7 +88,7 @@ export class UdpDatagramSink {
   send(bytes: Uint8Array): void {
     if (this.closed) return;
     const length = bytes.length;
-    this.socket.send(bytes, this.destination.port, this.destination.host, (error) => {
+    this.socket.send(bytes, (error) => {
       if (error) {
         this.refused(error);
         return;
