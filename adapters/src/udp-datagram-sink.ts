@@ -11,7 +11,8 @@
  * given must stay unchanged until the send's callback, which the relay
  * guarantees by never reusing a received datagram.
  */
-import { createSocket, type Socket } from 'node:dgram';
+import type { Socket } from 'node:dgram';
+import { openConnectedUdpSocket } from './connected-udp-socket.js';
 import { socketError } from './socket-error.js';
 import { parseUdpDestinationUrl, type UdpDestination } from './udp-destination-url.js';
 
@@ -43,41 +44,7 @@ export class UdpDatagramSink {
    */
   static async open(url: string): Promise<UdpDatagramSink> {
     const destination = parseUdpDestinationUrl(url);
-    const socket = createSocket({ type: 'udp4' });
-    let step = 'bind';
-    try {
-      await new Promise<void>((resolve, reject) => {
-        socket.once('error', reject);
-        socket.bind({ port: 0, address: destination.interfaceAddress ?? undefined }, () => {
-          socket.off('error', reject);
-          resolve();
-        });
-      });
-      step = 'set the TTL or interface';
-      if (destination.multicast) {
-        if (destination.interfaceAddress !== null) socket.setMulticastInterface(destination.interfaceAddress);
-        socket.setMulticastTTL(destination.ttl ?? 1);
-      } else if (destination.ttl !== null) {
-        socket.setTTL(destination.ttl);
-      }
-      try {
-        socket.setSendBufferSize(SEND_BUFFER_BYTES);
-      } catch {
-        // The kernel keeps its default (net.core.wmem_max).
-      }
-      step = `connect to ${destination.host}:${destination.port}`;
-      // Connected, a send skips Node's per-datagram address lookup (a tick each).
-      await new Promise<void>((resolve, reject) => {
-        socket.once('error', reject);
-        socket.connect(destination.port, destination.host, () => {
-          socket.off('error', reject);
-          resolve();
-        });
-      });
-    } catch (cause) {
-      socket.close();
-      throw socketError(cause, step, url);
-    }
+    const socket = await openConnectedUdpSocket(url, destination, SEND_BUFFER_BYTES);
     const sink = new UdpDatagramSink(url, destination, socket);
     // Errors of sends go to their callbacks; this keeps any other from crashing the process.
     socket.on('error', (error) => sink.refused(error));
