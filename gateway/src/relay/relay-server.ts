@@ -5,15 +5,15 @@
  * routes as data validated by their zod schemas), the docs page over the
  * OpenAPI document made from those routes.
  */
-import { LogController, fastify, type FastifyInstance } from 'fastify';
+import { fastify, type FastifyInstance } from 'fastify';
 import { APP_VERSION } from '../app-version.js';
 import { installApiKeyGuard } from '../inspection/api-key-guard.js';
-import { answerClientError } from '../inspection/client-error.js';
-import { installErrorHandling, sendError } from '../inspection/error-response.js';
+import { installErrorHandling } from '../inspection/error-response.js';
 import { installHostHeaderGuard } from '../inspection/host-header-guard.js';
 import type { InspectionRoute } from '../inspection/inspection-route.js';
 import { isLoopbackHost } from '../inspection/loopback-host.js';
 import { registerRoutes } from '../inspection/route-registration.js';
+import { serviceFastifyOptions } from '../inspection/service-fastify-options.js';
 import { installDocsPage, type DocsFile } from './docs-page.js';
 import { RELAY_API_PREFIX } from './relay-address.js';
 import type { RelayContext, RelayRouteModule } from './relay-context.js';
@@ -36,15 +36,7 @@ export interface RelayAppOptions {
 }
 
 export function createRelayApp(context: RelayContext, options: RelayAppOptions): { app: FastifyInstance; routes: readonly InspectionRoute[] } {
-  const app = fastify({
-    bodyLimit: BODY_LIMIT_BYTES,
-    logger: { level: 'warn', stream: process.stderr },
-    logController: new LogController({ disableRequestLogging: true }),
-    frameworkErrors: (error, request, reply) => {
-      sendError(error, request, reply);
-    },
-    clientErrorHandler: answerClientError,
-  });
+  const app = fastify(serviceFastifyOptions(BODY_LIMIT_BYTES));
   const loopback = isLoopbackHost(options.host);
   // On loopback, reads are open to the machine's own users; bound to a network address, only health answers without the key.
   const routes = RELAY_ROUTE_MODULES.flatMap((module) => module(context)).map((route) => ({ ...route, public: route.public === true && (loopback || route.path === '/health') }));

@@ -59,3 +59,25 @@ export async function eventually<T>(probe: () => T | undefined | Promise<T | und
     await sleep(50);
   }
 }
+
+/** A relay over a fresh data folder for the whole `describe` (started before its tests, closed and removed after). */
+export function relayForSuite(options: StartRelayOptions = {}): { readonly server: RunningRelayServer; readonly client: RelayClient } {
+  let dataDir = '';
+  const running: { server?: RunningRelayServer; client?: RelayClient } = {};
+  before(async () => {
+    dataDir = await makeDataDir();
+    Object.assign(running, await startTestRelay(dataDir, options));
+  });
+  after(async () => {
+    await running.server?.close();
+    await removeDataDir(dataDir);
+  });
+  return {
+    get server() {
+      return running.server as RunningRelayServer;
+    },
+    get client() {
+      return running.client as RelayClient;
+    },
+  };
+}

@@ -11,8 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { fixturesDir } from '../../../test-support/fixtures.js';
-import { RelayClient, makeDataDir, removeDataDir, startTestRelay } from './relay-test-server.js';
-import type { RunningRelayServer } from '../../src/relay/start-relay-server.js';
+import { relayForSuite } from './relay-test-server.js';
 
 const SPEC = fixturesDir.replace(/fixtures$/, 'spec/channel-relay.md');
 
@@ -68,21 +67,13 @@ function specEndpoints(text: string): string[] {
 
 describe('relay: every endpoint of the spec is served', function () {
   this.timeout(20_000);
-  let dataDir: string;
-  let server: RunningRelayServer;
-  let client: RelayClient;
+  const relay = relayForSuite();
 
   before(async () => {
-    dataDir = await makeDataDir();
-    ({ server, client } = await startTestRelay(dataDir));
-    await client.request('POST', '/platforms', { id: 'p', name: 'P', channels: [{ channelId: 'c', name: 'C', input: 'udp://127.0.0.1:9' }] });
-    await client.request('POST', '/logMessages', { time: '2026-01-01T00:00:00.000Z', type: 'server', message: 'x' });
+    await relay.client.request('POST', '/platforms', { id: 'p', name: 'P', channels: [{ channelId: 'c', name: 'C', input: 'udp://127.0.0.1:9' }] });
+    await relay.client.request('POST', '/logMessages', { time: '2026-01-01T00:00:00.000Z', type: 'server', message: 'x' });
   });
 
-  after(async () => {
-    await server?.close();
-    await removeDataDir(dataDir);
-  });
 
   it("finds in the spec's tables exactly the pinned endpoints", function () {
     if (!existsSync(SPEC)) {
@@ -102,7 +93,7 @@ describe('relay: every endpoint of the spec is served', function () {
         .replace(':channelId', 'c')
         .replace(/^\/api/, '');
       const body = method === 'POST' || method === 'PUT' ? {} : undefined;
-      const response = await client.request(method, path, body);
+      const response = await relay.client.request(method, path, body);
       expect(response.status, endpoint).to.not.equal(404);
       if (response.status >= 400) {
         // A 400 is the project's JSON error body, naming what is wrong with the empty body.
