@@ -63,6 +63,7 @@ export function selectCollection(db: Database, table: CollectionTable, query: Co
   for (const filter of query.filters) {
     const relation = table.relationFilters?.[filter.field];
     if (relation !== undefined) {
+      if (filter.operator !== 'eq') throw new RangeError(`'${filter.field}' is matched by equality only`);
       conditions.push(`(${filter.values.map(() => relation).join(' OR ')})`);
       params.push(...filter.values);
       continue;

@@ -26,19 +26,17 @@ export function collectionQuerySchema(table: CollectionTable): $ZodType {
     _sort: z.optional(z.string().check(z.describe('fields to sort on, comma-separated'))),
     _order: z.optional(z.string().check(z.describe('asc or desc for each field of _sort, comma-separated (one applies to all)'))),
   };
-  for (const name of filterNames(table)) {
-    shape[name] = z.optional(queryValue.check(z.describe(`equal to (repeated: any of)`)));
-    for (const operator of OPERATORS) shape[`${name}_${operator}`] = z.optional(queryValue.check(z.describe(operatorText(operator))));
+  for (const field of table.fields) {
+    shape[field.field] = z.optional(queryValue.check(z.describe('equal to (repeated: any of)')));
+    for (const operator of OPERATORS) shape[`${field.field}_${operator}`] = z.optional(queryValue.check(z.describe(operatorText(operator))));
   }
+  // A relation (a platform's channels) is matched by equality only: it has no order to compare in.
+  for (const name of Object.keys(table.relationFilters ?? {})) shape[name] = z.optional(queryValue.check(z.describe('has a related row of this id (repeated: any of)')));
   return z.strictObject(shape);
 }
 
 function operatorText(operator: Exclude<FilterOperator, 'eq'>): string {
   return { gte: 'greater than or equal to', lte: 'less than or equal to', ne: 'not equal to (repeated: none of)', like: 'contains, case-insensitive (% and _ literal)' }[operator];
-}
-
-function filterNames(table: CollectionTable): string[] {
-  return [...table.fields.map((f) => f.field), ...Object.keys(table.relationFilters ?? {})];
 }
 
 /** The collection query of a parsed query object; a value of the wrong type is 400 naming its parameter. */

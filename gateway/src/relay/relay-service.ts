@@ -103,7 +103,7 @@ export class RelayService {
     const { channelId, name, input, outputs, enabled, repack } = row;
     const state = runtime?.state ?? row.state;
     const outputState = runtime?.outputStates() ?? (row.outputStates.length > 0 ? row.outputStates : outputs.map((url) => ({ url, state: 'idle', error: null })));
-    return { channelId, name, input, outputs, enabled, repack, state, outputState, error: runtime?.error ?? row.error };
+    return { channelId, name, input, outputs, enabled, repack, state, outputState, error: runtime === undefined ? row.error : runtime.error };
   }
 
   async startChannel(channelId: string): Promise<ChannelView> {

@@ -72,6 +72,7 @@ describe('relay: generated CRUD endpoints', function () {
       ['/platforms?_page=0', '_page'],
       ['/serverStatus?id=abc', 'id'],
       ['/logMessages?id_gte=1.5', 'id_gte'],
+      ['/platforms?channels_ne=c-p1', 'channels_ne'],
     ];
     for (const [path, field] of cases) {
       const response = await relay.client.get(path);
