@@ -15,3 +15,6 @@ export { FFMPEG_ENV, findFfmpeg } from './find-ffmpeg.js';
 export { Transcoder, transcoderArgs, type TranscoderOptions, type TranscoderStats } from './transcoder.js';
 export { openCaptureSource, type CaptureSourceOptions } from './capture-source.js';
 export type { H264EncoderOptions } from './h264-encoder-args.js';
+export { UdpDatagramSink } from './udp-datagram-sink.js';
+export { parseUdpSourceUrl, type UdpSourceAddress } from './udp-source-url.js';
+export { parseUdpDestinationUrl, type UdpDestination } from './udp-destination-url.js';

@@ -16,8 +16,8 @@
  * Send errors are counted, not thrown: a replay goes on when a receiver
  * is missing for a while (ECONNREFUSED) or a buffer overflows (ENOBUFS).
  */
-import { createSocket, type Socket } from 'node:dgram';
-import { socketError } from './socket-error.js';
+import type { Socket } from 'node:dgram';
+import { openConnectedUdpSocket } from './connected-udp-socket.js';
 import type { UdpDestination } from './udp-destination-url.js';
 
 /** Datagrams in flight at most: sent but not yet confirmed by their callback (a few, unless the kernel queue is full). */
@@ -62,41 +62,7 @@ export class PacedDatagramSender {
 
   /** A socket bound to the interface address (when given), with the TTL set, connected to the destination. Errors: AdapterError ERR_SOCKET. */
   static async open(url: string, destination: UdpDestination, datagramCapacity: number, signal?: AbortSignal): Promise<PacedDatagramSender> {
-    const socket = createSocket({ type: 'udp4' });
-    let step = 'bind';
-    try {
-      await new Promise<void>((resolve, reject) => {
-        socket.once('error', reject);
-        socket.bind({ port: 0, address: destination.interfaceAddress ?? undefined }, () => {
-          socket.off('error', reject);
-          resolve();
-        });
-      });
-      step = 'set the TTL or interface';
-      if (destination.multicast) {
-        if (destination.interfaceAddress !== null) socket.setMulticastInterface(destination.interfaceAddress);
-        socket.setMulticastTTL(destination.ttl ?? 1);
-      } else if (destination.ttl !== null) {
-        socket.setTTL(destination.ttl);
-      }
-      try {
-        socket.setSendBufferSize(SEND_BUFFER_BYTES);
-      } catch {
-        // The kernel's default is smaller but works.
-      }
-      step = `send to ${destination.host}:${destination.port}`;
-      // Connected, a send skips Node's per-datagram address lookup.
-      await new Promise<void>((resolve, reject) => {
-        socket.connect(destination.port, destination.host, (error?: Error) => (error ? reject(error) : resolve()));
-      });
-    } catch (cause) {
-      try {
-        socket.close();
-      } catch {
-        // Never bound: nothing to release.
-      }
-      throw socketError(cause, step, url);
-    }
+    const socket = await openConnectedUdpSocket(url, destination, SEND_BUFFER_BYTES);
     // Errors of sends go to their callbacks; this keeps any other from crashing the process.
     socket.on('error', () => undefined);
     return new PacedDatagramSender(socket, datagramCapacity, signal);

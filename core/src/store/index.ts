@@ -43,3 +43,34 @@ export type { Database as SqlDatabase } from 'sql.js';
 export { createCheckPointWriter, readCheckPoints, deleteCheckPoints, CHECK_POINTS_SCHEMA, type CheckPointWriter, type CheckPointQuery, type CheckPointPage } from './run-check-points.js';
 export type { DatabaseLease, LeaseFlags } from './database-cache.js';
 export { writeFileAtomic, removeOrphanedTemporaries, type AtomicWriteOptions } from './atomic-write.js';
+export { openRelayDatabase, RELAY_FOLDER, RELAY_DATABASE_FILE_NAME, RELAY_MIGRATIONS, type RelayDatabase } from './relay-database.js';
+export { selectCollection, type CollectionField, type CollectionFilter, type CollectionPage, type CollectionQuery, type CollectionSort, type CollectionTable, type FilterOperator } from './relay-collection-query.js';
+export {
+  listRelayPlatforms,
+  getRelayPlatform,
+  putRelayPlatform,
+  deleteRelayPlatform,
+  getRelayChannel,
+  listRelayChannels,
+  deleteRelayChannel,
+  setRelayChannelRuntime,
+  RELAY_PLATFORMS_TABLE,
+  type RelayChannelDefinition,
+  type RelayChannelRow,
+  type RelayChannelRuntime,
+  type RelayOutputState,
+  type RelayPlatformRecord,
+  type RelayPlatformRow,
+} from './relay-platforms.js';
+export {
+  RELAY_SERVER_STATUS,
+  RELAY_LOG_MESSAGES,
+  listRelayRecords,
+  getRelayRecord,
+  insertRelayRecord,
+  replaceRelayRecord,
+  deleteRelayRecord,
+  type RelayRecordCollection,
+  type RelayServerStatusRow,
+  type RelayLogMessageRow,
+} from './relay-records.js';

@@ -14,6 +14,7 @@ import { registerLicenseCommand } from './license-command.js';
 import type { ServeOptions } from './serve-command.js';
 import type { StartOptions } from './start-command.js';
 import type { StreamOptions } from './stream-command.js';
+import type { RelayOptions } from './relay-command.js';
 import type { WatchOptions } from './watch-command.js';
 import { APP_VERSION } from '../app-version.js';
 import type { RuleOptions } from './cli-checks.js';
@@ -89,6 +90,17 @@ function buildProgram(): Command {
     .action(async (options: StreamOptions) => {
       const { runStream } = await import('./stream-command.js');
       await runStream(options);
+    });
+
+  program
+    .command('relay')
+    .description('run the channel relay: platforms and channels that relay UDP, bitrates, stream detection, REST under /api and the docs page /api/docs/ (docs/relay.md)')
+    .option('--port <n>', 'port (default $KLVSCOPE_RELAY_PORT or 5173; 0 picks a free one)')
+    .option('--host <host>', 'address to listen on (default 127.0.0.1; another address makes the relay reachable from the network, and every read then needs the key)')
+    .option('--data-dir <dir>', 'data folder: the relay database, the API key (default $KLVSCOPE_DATA_DIR or ./data)')
+    .action(async (options: RelayOptions) => {
+      const { runRelay } = await import('./relay-command.js');
+      await runRelay(options);
     });
 
   program

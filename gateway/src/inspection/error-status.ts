@@ -41,6 +41,9 @@ export const ERROR_STATUS: Readonly<Record<string, ErrorStatus>> = Object.freeze
   ERR_ARCHIVE_ENTRY_NOT_FOUND: 404,
   ERR_PLAYBACK_TOKEN_UNKNOWN: 404,
   ERR_VIEWER_NOT_BUILT: 404,
+  ERR_PLATFORM_NOT_FOUND: 404,
+  ERR_CHANNEL_NOT_FOUND: 404,
+  ERR_RECORD_NOT_FOUND: 404,
   // 409: the request is fine but the state it meets is not.
   ERR_STORE_LOCKED: 409,
   ERR_NO_ACTIVE_SESSION: 409,

@@ -17,7 +17,7 @@ function isAutomationRoute(route: Pick<InspectionRoute, 'path'>): boolean {
   return route.path.startsWith('/automation/');
 }
 
-type JsonSchema = Record<string, unknown>;
+export type JsonSchema = Record<string, unknown>;
 
 interface Parameter {
   name: string;
@@ -27,7 +27,7 @@ interface Parameter {
   description?: string;
 }
 
-const ERROR_BODY: JsonSchema = {
+export const ERROR_BODY: JsonSchema = {
   type: 'object',
   required: ['error'],
   properties: {
@@ -102,7 +102,7 @@ function responsesOf(route: InspectionRoute): JsonSchema {
   return responses;
 }
 
-function parametersOf(schema: $ZodType | undefined, place: 'path' | 'query'): Parameter[] {
+export function parametersOf(schema: $ZodType | undefined, place: 'path' | 'query'): Parameter[] {
   if (!schema) return [];
   const json = jsonSchemaOf(schema, 'input');
   const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
@@ -115,7 +115,7 @@ function parametersOf(schema: $ZodType | undefined, place: 'path' | 'query'): Pa
   });
 }
 
-function jsonSchemaOf(schema: $ZodType, io: 'input' | 'output'): JsonSchema {
+export function jsonSchemaOf(schema: $ZodType, io: 'input' | 'output'): JsonSchema {
   // Query values arrive as text and are coerced: their input side is what a client sends.
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
   delete json.$schema;
@@ -123,7 +123,7 @@ function jsonSchemaOf(schema: $ZodType, io: 'input' | 'output'): JsonSchema {
 }
 
 /** `GET /automation/files/:hash/ingest-runs/latest` -> `getAutomationFilesHashIngestRunsLatest`. */
-function operationIdOf(route: InspectionRoute): string {
+export function operationIdOf(route: InspectionRoute): string {
   const words = route.path
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean)

@@ -52,6 +52,12 @@ export function fieldProblems(part: RequestPart, issue: $ZodIssue): FieldProblem
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.map((key) => ({ in: part, field: formatPath([...issue.path, key]), message: 'unknown field' }));
   }
+  if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+    // The alternative that got furthest into the value is the one the client meant: name its fields, not "invalid input".
+    const depth = (issues: readonly $ZodIssue[]): number => Math.max(...issues.map((i) => i.path.length));
+    const meant = issue.errors.reduce((best, branch) => (depth(branch) > depth(best) ? branch : best));
+    if (depth(meant) > 0) return meant.flatMap((inner) => fieldProblems(part, { ...inner, path: [...issue.path, ...inner.path] }));
+  }
   return [{ in: part, field: formatPath(issue.path), message: issue.message }];
 }
 

@@ -1,5 +1,5 @@
 /**
- * Mounts InspectionRoutes on Fastify under /api/v1: each handler parses its
+ * Mounts InspectionRoutes on Fastify under /api/v1 (or another prefix): each handler parses its
  * input with the route's zod schemas first (a 400 naming the fields), then
  * answers what the route returns as JSON.
  */
@@ -15,12 +15,13 @@ export function mountedRoutesOf(app: FastifyInstance): readonly InspectionRoute[
   return mounted.get(app) ?? [];
 }
 
-export function registerRoutes(app: FastifyInstance, routes: readonly InspectionRoute[]): void {
+/** `prefix`: the inspection service's /api/v1 unless a service has its own (the relay's /api). */
+export function registerRoutes(app: FastifyInstance, routes: readonly InspectionRoute[], prefix: string = API_PREFIX): void {
   mounted.set(app, [...(mounted.get(app) ?? []), ...routes]);
   for (const route of routes) {
     app.route({
       method: route.method,
-      url: `${API_PREFIX}${route.path}`,
+      url: `${prefix}${route.path}`,
       config: { public: route.public === true },
       handler: async (request, reply) => {
         const input = parseRouteInput(route.schemas, request);

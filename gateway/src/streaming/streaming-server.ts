@@ -7,12 +7,12 @@
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { fastify, LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { fastify, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { WebSocketServer } from 'ws';
 import * as z from 'zod/mini';
 import { APP_VERSION } from '../app-version.js';
-import { answerClientError } from '../inspection/client-error.js';
-import { installErrorHandling, sendError } from '../inspection/error-response.js';
+import { installErrorHandling } from '../inspection/error-response.js';
+import { serviceFastifyOptions } from '../inspection/service-fastify-options.js';
 import { installHostHeaderGuard } from '../inspection/host-header-guard.js';
 import { DEFAULT_HOST, isLoopbackHost } from '../inspection/loopback-host.js';
 import { parseRouteInput } from '../inspection/request-validation.js';
@@ -90,13 +90,7 @@ export function streamInfo(parts: StreamingServerParts): Record<string, unknown>
 export function createStreamingApp(parts: StreamingServerParts, options: StreamingServerOptions): FastifyInstance {
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const app = fastify({
-    bodyLimit: BODY_LIMIT_BYTES,
-    logger: { level: 'warn', stream: process.stderr },
-    logController: new LogController({ disableRequestLogging: true }),
-    frameworkErrors: (error, request, reply) => {
-      sendError(error, request, reply);
-    },
-    clientErrorHandler: answerClientError,
+    ...serviceFastifyOptions(BODY_LIMIT_BYTES),
     serverFactory: (handler) => {
       const server = createServer(handler);
       server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => upgrade(request, socket, head));

@@ -1,0 +1,35 @@
+/**
+ * `klvscope relay`: the channel relay alone, until SIGINT or SIGTERM; then
+ * it stops every channel (marked to start again at the next start), writes
+ * the stop record, and exits 0. A second signal exits at once.
+ */
+import { defaultDataDir } from '@klvscope/core';
+import { DEFAULT_RELAY_PORT, RELAY_API_PREFIX, RELAY_PORT_ENV } from '../relay/relay-address.js';
+import { startRelayServer, type RunningRelayServer } from '../relay/start-relay-server.js';
+import { portOption, untilClosed } from './stream-command.js';
+
+export interface RelayOptions {
+  port?: string;
+  host?: string;
+  dataDir?: string;
+}
+
+export async function runRelay(options: RelayOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const dataDir = options.dataDir ?? defaultDataDir(env);
+  const server = await startRelayServer({ dataDir, host: options.host, port: portOption(options.port, env[RELAY_PORT_ENV], DEFAULT_RELAY_PORT, RELAY_PORT_ENV), env });
+  const stopped = untilClosed([server], 'the channel relay');
+  process.stdout.write(relayBanner(server));
+  await stopped;
+  process.stdout.write('klvscope: stopped\n');
+}
+
+export function relayBanner(server: RunningRelayServer): string {
+  const key = server.apiKey.filePath !== null ? `${server.apiKey.filePath}${server.apiKey.created ? ' (new)' : ''}` : `from the ${server.apiKey.source}`;
+  return [
+    `klvscope channel relay on ${server.url}${RELAY_API_PREFIX}  (docs: ${server.url}${RELAY_API_PREFIX}/docs/)`,
+    `  API key    ${key}  (send it in the X-API-Key header to change anything)`,
+    `  data       ${server.dataDir}`,
+    `  channels   ${server.resumed.length === 0 ? 'none running' : `${server.resumed.length} started again: ${server.resumed.join(', ')}`}`,
+    '',
+  ].join('\n');
+}

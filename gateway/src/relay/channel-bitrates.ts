@@ -1,0 +1,34 @@
+/** The answer of GET /api/bitrates: each channel's latest second, per output and per input PID, and its history. */
+import { listRelayChannels } from '@klvscope/core';
+import type { BitrateReading, PidBitrate } from './bitrate-meter.js';
+import type { RelayService } from './relay-service.js';
+
+export interface StreamBitrates {
+  channelId: string;
+  state: string;
+  /** The end of the latest second measured, or null before one. */
+  time: string | null;
+  inputBitrate: number;
+  outputBitrate: number;
+  outputs: Array<{ url: string; bitrate: number }>;
+  pids: PidBitrate[];
+  history: readonly BitrateReading[];
+}
+
+export function channelBitrates(service: RelayService, channelId?: string): StreamBitrates[] {
+  const rows = channelId === undefined ? listRelayChannels(service.db) : [service.channelRow(channelId)];
+  return rows.map((row) => {
+    const meter = service.meterOf(row.channelId);
+    const latest = meter?.latest ?? null;
+    return {
+      channelId: row.channelId,
+      state: service.view(row).state,
+      time: latest?.reading.time ?? null,
+      inputBitrate: latest?.reading.inputBitrate ?? 0,
+      outputBitrate: latest?.reading.outputBitrate ?? 0,
+      outputs: row.outputs.map((url, i) => ({ url, bitrate: latest?.outputs[i] ?? 0 })),
+      pids: latest?.pids ?? [],
+      history: meter?.readings() ?? [],
+    };
+  });
+}

@@ -1,0 +1,206 @@
+/**
+ * One running channel: its input (the UDP adapter: unicast, multicast, SSM,
+ * interface, RTP unwrapped) passed on to each output as it arrives, the
+ * datagrams unchanged or re-packed into 7 × 188 bytes. A silent input is
+ * reported (no-signal) and the channel goes on listening, so it recovers by
+ * itself when data returns; an input that cannot be opened or fails is
+ * reported (error) and opened again every RETRY_MS. An output that refuses
+ * its sends is reported without touching the others.
+ */
+import { UdpDatagramSink, type LiveChunk, type LiveSource } from '@klvscope/adapters';
+import type { RelayChannelDefinition, RelayOutputState } from '@klvscope/core';
+import type { BitrateMeter } from './bitrate-meter.js';
+import type { ChannelState, LogMessageType } from './channel-state.js';
+import { TsRepacker } from './ts-repacker.js';
+
+const RETRY_MS = 2000;
+/** How often silence is looked at. */
+const WATCH_MS = 250;
+/** A bitrate reading each second: its own timer, so that a reading spans one second and not up to 1.25. */
+const READING_MS = 1000;
+/** An output whose last refused send is this recent is in error. */
+const OUTPUT_ERROR_HOLD_MS = 2000;
+
+export interface ChannelEvents {
+  /** The channel's state changed (with the error, for 'error'). */
+  state(state: ChannelState, error: string | null): void;
+  /** An event worth a log message. */
+  log(type: LogMessageType, message: string): void;
+}
+
+export interface ChannelRelayOptions {
+  openSource: (url: string) => Promise<LiveSource>;
+  /** Silence longer than this is no signal. */
+  noSignalMs: number;
+  /** Where the channel's bytes are counted (kept by the service across stops). */
+  meter: BitrateMeter;
+  /** Told for each datagram passed on: when it arrived and when it was handed to the outputs (benchmarks). */
+  onRelayed?: (receivedAt: number) => void;
+}
+
+export class ChannelRelay {
+  state: ChannelState = 'stopped';
+  error: string | null = null;
+  readonly meter: BitrateMeter;
+  private source: LiveSource | null = null;
+  private sinks: (UdpDatagramSink | null)[] = [];
+  private sinkErrors: (string | null)[] = [];
+  private readonly taps = new Set<(chunk: LiveChunk) => void>();
+  private stopped = true;
+  private lastDataAt = 0;
+  private lastTickAt = 0;
+  private watchTimer: NodeJS.Timeout | null = null;
+  private readingTimer: NodeJS.Timeout | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private pumping: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly definition: RelayChannelDefinition,
+    private readonly events: ChannelEvents,
+    private readonly options: ChannelRelayOptions,
+  ) {
+    this.meter = options.meter;
+  }
+
+  get running(): boolean {
+    return !this.stopped;
+  }
+
+  /** Opens the outputs and the input, and relays until stop(). */
+  async start(): Promise<void> {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.setState('starting', null);
+    this.sinks = [];
+    this.sinkErrors = [];
+    for (const url of this.definition.outputs) {
+      try {
+        this.sinks.push(await UdpDatagramSink.open(url));
+        this.sinkErrors.push(null);
+      } catch (error) {
+        this.sinks.push(null);
+        this.sinkErrors.push((error as Error).message);
+        this.events.log('error', `channel ${this.definition.channelId}: output ${url}: ${(error as Error).message}`);
+      }
+    }
+    this.lastTickAt = Date.now();
+    this.watchTimer = setInterval(() => this.watch(), WATCH_MS);
+    this.readingTimer = setInterval(() => this.read(), READING_MS);
+    this.events.log('started', `channel ${this.definition.channelId} (${this.definition.name}) started: ${this.definition.input} -> ${this.definition.outputs.join(', ') || 'no output'}`);
+    await this.openInput();
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.watchTimer !== null) clearInterval(this.watchTimer);
+    if (this.readingTimer !== null) clearInterval(this.readingTimer);
+    this.readingTimer = null;
+    if (this.retryTimer !== null) clearTimeout(this.retryTimer);
+    this.watchTimer = this.retryTimer = null;
+    await this.source?.close();
+    await this.pumping;
+    this.source = null;
+    await Promise.all(this.sinks.flatMap((sink) => (sink === null ? [] : [sink.close()])));
+    this.sinks = [];
+    this.setState('stopped', null);
+    this.events.log('stopped', `channel ${this.definition.channelId} (${this.definition.name}) stopped`);
+  }
+
+  /** Each datagram of the input, as it arrives, until the returned function is called (detect). */
+  tap(listener: (chunk: LiveChunk) => void): () => void {
+    this.taps.add(listener);
+    return () => this.taps.delete(listener);
+  }
+
+  outputStates(): RelayOutputState[] {
+    const now = Date.now();
+    return this.definition.outputs.map((url, i) => {
+      const sink = this.sinks[i];
+      const error = this.sinkErrors[i] ?? (sink?.lastError != null && now - (sink.lastErrorAt ?? 0) < OUTPUT_ERROR_HOLD_MS ? sink.lastError : null);
+      const state = error !== null ? 'error' : this.stopped || sink == null ? 'idle' : 'sending';
+      return { url, state, error };
+    });
+  }
+
+  private async openInput(): Promise<void> {
+    let source: LiveSource;
+    try {
+      source = await this.options.openSource(this.definition.input);
+    } catch (error) {
+      this.fail((error as Error).message);
+      return;
+    }
+    if (this.stopped) {
+      await source.close();
+      return;
+    }
+    this.source = source;
+    this.lastDataAt = Date.now();
+    // Listening: the channel runs; silence is judged from now.
+    this.setState('running', null);
+    this.pumping = this.pump(source);
+  }
+
+  private async pump(source: LiveSource): Promise<void> {
+    const repacker = this.definition.repack ? new TsRepacker() : null;
+    const { sinks, meter, taps } = this;
+    const onRelayed = this.options.onRelayed;
+    try {
+      for await (const chunk of source) {
+        const bytes = chunk.bytes;
+        meter.input(bytes);
+        this.lastDataAt = Date.now();
+        if (this.state === 'no-signal') {
+          this.setState('running', null);
+          this.events.log('signal-back', `channel ${this.definition.channelId}: input ${this.definition.input} receives again`);
+        }
+        const datagrams = repacker === null ? [bytes] : repacker.push(bytes);
+        for (const datagram of datagrams) {
+          for (let i = 0; i < sinks.length; i++) {
+            const sink = sinks[i];
+            if (sink === null) continue;
+            sink.send(datagram);
+            meter.output(i, datagram.length);
+          }
+        }
+        onRelayed?.(chunk.receivedAt);
+        for (const tap of taps) tap(chunk);
+      }
+    } catch (error) {
+      if (!this.stopped) this.fail((error as Error).message);
+    }
+  }
+
+  private fail(message: string): void {
+    this.source = null;
+    this.setState('error', message);
+    this.events.log('error', `channel ${this.definition.channelId}: input ${this.definition.input}: ${message} (trying again every ${RETRY_MS / 1000} s)`);
+    if (this.stopped) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (!this.stopped) void this.openInput();
+    }, RETRY_MS);
+  }
+
+  private read(): void {
+    const now = Date.now();
+    this.meter.tick(now, now - this.lastTickAt);
+    this.lastTickAt = now;
+  }
+
+  private watch(): void {
+    const now = Date.now();
+    if (this.state === 'running' && now - this.lastDataAt > this.options.noSignalMs) {
+      this.setState('no-signal', null);
+      this.events.log('no-signal', `channel ${this.definition.channelId}: no data on ${this.definition.input} for ${((now - this.lastDataAt) / 1000).toFixed(1)} s`);
+    }
+  }
+
+  private setState(state: ChannelState, error: string | null): void {
+    if (state === this.state && error === this.error) return;
+    this.state = state;
+    this.error = error;
+    this.events.state(state, error);
+  }
+}

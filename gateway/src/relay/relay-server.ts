@@ -1,0 +1,50 @@
+/**
+ * The channel relay's HTTP surface (spec/channel-relay.md, port 5173, paths
+ * under /api): Fastify with the inspection service's shared pieces (the one
+ * JSON error body, the X-API-Key guard, the Host header guard on loopback,
+ * routes as data validated by their zod schemas), the docs page over the
+ * OpenAPI document made from those routes.
+ */
+import { fastify, type FastifyInstance } from 'fastify';
+import { APP_VERSION } from '../app-version.js';
+import { installApiKeyGuard } from '../inspection/api-key-guard.js';
+import { installErrorHandling } from '../inspection/error-response.js';
+import { installHostHeaderGuard } from '../inspection/host-header-guard.js';
+import type { InspectionRoute } from '../inspection/inspection-route.js';
+import { isLoopbackHost } from '../inspection/loopback-host.js';
+import { registerRoutes } from '../inspection/route-registration.js';
+import { serviceFastifyOptions } from '../inspection/service-fastify-options.js';
+import { installDocsPage, type DocsFile } from './docs-page.js';
+import { RELAY_API_PREFIX } from './relay-address.js';
+import type { RelayContext, RelayRouteModule } from './relay-context.js';
+import { buildRelayOpenApiDocument } from './relay-openapi-document.js';
+import { channelRoutes } from './routes/channel-routes.js';
+import { platformRoutes } from './routes/platform-routes.js';
+import { recordRoutes } from './routes/record-routes.js';
+import { stateRoutes } from './routes/state-routes.js';
+import { systemRoutes } from './routes/system-routes.js';
+
+/** Platform uploads are the largest bodies: 64 platforms of 64 channels fit well under 1 MiB. */
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export const RELAY_ROUTE_MODULES: readonly RelayRouteModule[] = [systemRoutes, platformRoutes, recordRoutes, channelRoutes, stateRoutes];
+
+export interface RelayAppOptions {
+  host: string;
+  apiKey: string;
+  docs: Map<string, DocsFile> | null;
+}
+
+export function createRelayApp(context: RelayContext, options: RelayAppOptions): { app: FastifyInstance; routes: readonly InspectionRoute[] } {
+  const app = fastify(serviceFastifyOptions(BODY_LIMIT_BYTES));
+  const loopback = isLoopbackHost(options.host);
+  // On loopback, reads are open to the machine's own users; bound to a network address, only health answers without the key.
+  const routes = RELAY_ROUTE_MODULES.flatMap((module) => module(context)).map((route) => ({ ...route, public: route.public === true && (loopback || route.path === '/health') }));
+  if (loopback) installHostHeaderGuard(app);
+  installApiKeyGuard(app, options.apiKey);
+  installErrorHandling(app);
+  registerRoutes(app, routes, RELAY_API_PREFIX);
+  const openApi = buildRelayOpenApiDocument(routes, APP_VERSION);
+  installDocsPage(app, options.docs, () => openApi, loopback);
+  return { app, routes };
+}

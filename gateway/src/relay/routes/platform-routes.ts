@@ -1,0 +1,147 @@
+/**
+ * Platforms as a generated CRUD resource at /api/platforms (json-server's
+ * semantics, collection-query-params.ts), their channels created, changed
+ * and removed through the `channels` array; the platform command; the
+ * platform upload (validated whole before anything is written).
+ */
+import { randomUUID } from 'node:crypto';
+import * as z from 'zod/mini';
+import { RELAY_PLATFORMS_TABLE, deleteRelayPlatform, getRelayChannel, getRelayPlatform, listRelayPlatforms, putRelayPlatform, type RelayPlatformRow } from '@klvscope/core';
+import { defineRoute } from '../../inspection/inspection-route.js';
+import { invalidFields, type FieldProblem } from '../../inspection/request-validation.js';
+import { collectionQueryOf, collectionQuerySchema } from '../collection-query-params.js';
+import type { RelayContext, RelayRouteModule } from '../relay-context.js';
+import { RelayError } from '../relay-error.js';
+import type { RelayService } from '../relay-service.js';
+import { channelSchema, idParams, platformBodySchema, platformSchema, type PlatformBody } from '../relay-schemas.js';
+
+export const TOTAL_COUNT_HEADER = 'X-Total-Count';
+const platformCommandQuery = z.strictObject({ command: z.enum(['start', 'stop']) });
+const uploadBodySchema = z.union([z.array(platformBodySchema), z.strictObject({ platforms: z.array(platformBodySchema) })]);
+
+export const platformRoutes: RelayRouteModule = (context) => {
+  const { service } = context;
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/platforms',
+      summary: 'platforms with their channels: _limit, _page, _sort, _order, equality filters and _gte/_lte/_ne/_like; X-Total-Count',
+      public: true,
+      schemas: { query: collectionQuerySchema(RELAY_PLATFORMS_TABLE), response: z.array(platformSchema) },
+      handle: ({ request, reply }) => {
+        const { rows, total } = listRelayPlatforms(service.db, collectionQueryOf(RELAY_PLATFORMS_TABLE, request.query as Record<string, string>));
+        void reply.header(TOTAL_COUNT_HEADER, String(total));
+        return rows.map((row) => platformView(service, row));
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/platforms',
+      summary: 'creates a platform with its channels',
+      status: 201,
+      schemas: { body: platformBodySchema, response: platformSchema },
+      handle: async ({ body }) => {
+        if (body.id !== undefined && getRelayPlatform(service.db, body.id) !== null) throw invalidFields([{ in: 'body', field: 'id', message: `a platform '${body.id}' exists already` }]);
+        return writePlatforms(context, [body], 'body')[0]().then((row) => platformView(service, row));
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/platforms/:id',
+      summary: 'one platform with its channels',
+      public: true,
+      schemas: { params: idParams, response: platformSchema },
+      handle: ({ params }) => platformView(service, platformOrThrow(service, params.id)),
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/platforms/:id',
+      summary: 'replaces a platform: its channels become those of the body (removed ones stop; changed running ones restart)',
+      schemas: { params: idParams, body: platformBodySchema, response: platformSchema },
+      handle: async ({ params, body }) => {
+        platformOrThrow(service, params.id);
+        if (body.id !== undefined && body.id !== params.id) throw invalidFields([{ in: 'body', field: 'id', message: `differs from the path's '${params.id}'` }]);
+        const row = await writePlatforms(context, [{ ...body, id: params.id }], 'body')[0]();
+        return platformView(service, row);
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/platforms/:id',
+      summary: 'deletes a platform and its channels (stopped first)',
+      schemas: { params: idParams },
+      handle: async ({ params }) => {
+        const platform = platformOrThrow(service, params.id);
+        await service.deleteChannels(platform.channels.map((c) => c.channelId));
+        deleteRelayPlatform(service.db, params.id);
+        await service.save();
+        return undefined;
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/platforms/:id/command',
+      summary: 'starts (its enabled channels) or stops (all its channels) a platform',
+      schemas: { params: idParams, query: platformCommandQuery, response: z.object({ id: z.string(), command: z.string(), channels: z.array(channelSchema) }) },
+      handle: async ({ params, query }) => ({ id: params.id, command: query.command, channels: await service.platformCommand(params.id, query.command) }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/platforms/upload',
+      summary: 'uploads platforms with their channels (an array, or {platforms: [...]}); all validated before any is written; existing ids are replaced',
+      status: 201,
+      schemas: { body: uploadBodySchema, response: z.array(platformSchema) },
+      handle: async ({ body }) => {
+        const platforms = Array.isArray(body) ? body : body.platforms;
+        const writes = writePlatforms(context, platforms, Array.isArray(body) ? '' : 'platforms');
+        const rows: RelayPlatformRow[] = [];
+        for (const write of writes) rows.push(await write());
+        return rows.map((row) => platformView(service, row));
+      },
+    }),
+  ];
+};
+
+function platformOrThrow(service: RelayService, id: string): RelayPlatformRow {
+  const platform = getRelayPlatform(service.db, id);
+  if (platform === null) throw new RelayError('ERR_PLATFORM_NOT_FOUND', `no platform '${id}'`, { id });
+  return platform;
+}
+
+export function platformView(service: RelayService, row: RelayPlatformRow): z.output<typeof platformSchema> {
+  return { id: row.id, createdAt: row.createdAt, name: row.name, description: row.description, channels: row.channels.map((c) => service.view(c)) as z.output<typeof channelSchema>[] };
+}
+
+/**
+ * Checks every platform's channel ids (unique in the request, not another
+ * platform's) before anything is written, then returns one write per
+ * platform. `at` is where the platforms are in the body, for the 400.
+ */
+function writePlatforms(context: RelayContext, bodies: readonly PlatformBody[], at: string): Array<() => Promise<RelayPlatformRow>> {
+  const { service } = context;
+  const problems: FieldProblem[] = [];
+  const seen = new Map<string, string>();
+  const planned = bodies.map((body, p) => {
+    const id = body.id ?? randomUUID();
+    const where = at === 'body' ? '' : at === '' ? `[${p}].` : `${at}[${p}].`;
+    const channels = body.channels.map((channel, c) => {
+      const channelId = channel.channelId ?? randomUUID();
+      const field = `${where}channels[${c}].channelId`;
+      const owner = getRelayChannel(service.db, channelId)?.platformId;
+      if (seen.has(channelId)) problems.push({ in: 'body', field, message: `'${channelId}' is given twice (also at ${seen.get(channelId)})` });
+      else if (owner !== undefined && owner !== id) problems.push({ in: 'body', field, message: `'${channelId}' is a channel of the platform '${owner}'` });
+      seen.set(channelId, field);
+      return { channelId, name: channel.name, input: channel.input, outputs: channel.outputs, enabled: channel.enabled, repack: channel.repack };
+    });
+    return { body, id, channels };
+  });
+  if (problems.length > 0) throw invalidFields(problems);
+  return planned.map(({ body, id, channels }) => async () => {
+    const existing = getRelayPlatform(service.db, id);
+    const createdAt = existing?.createdAt ?? body.createdAt ?? new Date().toISOString();
+    const removed = putRelayPlatform(service.db, { id, createdAt, name: body.name, description: body.description }, channels);
+    await service.channelsChanged(removed, id);
+    await service.save();
+    return getRelayPlatform(service.db, id) as RelayPlatformRow;
+  });
+}

@@ -1,0 +1,105 @@
+/**
+ * Builds and starts the channel relay over a data folder: its database
+ * (relay/relay.sqlite, under the relay folder's own lock), the API key
+ * shared with the inspection service, the licence state, the service that
+ * runs the channels, and the HTTP server. A server status record is written
+ * at start and at stop; the channels running at the last stop start again.
+ * The composition root of the relay: `klvscope relay` calls it.
+ */
+import { defaultDataDir, openRelayDatabase } from '@klvscope/core';
+import { openUdpSource, type LiveSource } from '@klvscope/adapters';
+import { LicenceState } from '../licence/index.js';
+import { resolveApiKey, type ApiKey } from '../inspection/api-key.js';
+import { DEFAULT_HOST } from '../inspection/loopback-host.js';
+import { loadDocsFiles } from './docs-page.js';
+import { DEFAULT_RELAY_PORT } from './relay-address.js';
+import { RelayError } from './relay-error.js';
+import { createRelayApp } from './relay-server.js';
+import { RelayService } from './relay-service.js';
+import { StreamDetector } from './stream-detector.js';
+
+/** An input silent this long is reported as without signal. */
+export const DEFAULT_NO_SIGNAL_MS = 2000;
+
+export interface StartRelayOptions {
+  /** Default KLVSCOPE_DATA_DIR or ./data. */
+  dataDir?: string;
+  /** Default 127.0.0.1. Another address makes the relay reachable from the network: then reads need the key too. */
+  host?: string;
+  /** Default 5173; 0 picks a free port. */
+  port?: number;
+  env?: NodeJS.ProcessEnv;
+  /** The API key (wins over KLVSCOPE_API_KEY and the data folder's api-key file). */
+  apiKey?: string;
+  /** Silence before a channel reports no signal (default 2000 ms). */
+  noSignalMs?: number;
+  /** Opens a channel's input (default: the adapters' UDP source). */
+  openSource?: (url: string) => Promise<LiveSource>;
+  /** Told, for each datagram relayed, when it arrived (benchmarks). */
+  onRelayed?: (receivedAt: number) => void;
+}
+
+export interface RunningRelayServer {
+  /** `http://127.0.0.1:5173` (the API is under /api). */
+  url: string;
+  port: number;
+  dataDir: string;
+  apiKey: ApiKey;
+  service: RelayService;
+  /** Channels started again at start (they were running at the last stop). */
+  resumed: string[];
+  /** Stops every channel (they stay marked as running for the next start), writes the stop record, closes the server and the database. Idempotent. */
+  close(): Promise<void>;
+  closed: Promise<void>;
+}
+
+export async function startRelayServer(options: StartRelayOptions = {}): Promise<RunningRelayServer> {
+  const env = options.env ?? process.env;
+  const dataDir = options.dataDir ?? defaultDataDir(env);
+  const host = options.host ?? DEFAULT_HOST;
+  const database = await openRelayDatabase(dataDir);
+  let service: RelayService | null = null;
+  try {
+    const apiKey = await resolveApiKey({ dataDir, key: options.apiKey, env });
+    const licence = await LicenceState.open({ dataDir });
+    const openSource = options.openSource ?? ((url: string) => openUdpSource(url));
+    service = new RelayService({ database, openSource, noSignalMs: options.noSignalMs ?? DEFAULT_NO_SIGNAL_MS, onRelayed: options.onRelayed });
+    const detector = new StreamDetector(service, openSource);
+    const { app } = createRelayApp({ service, detector, licence }, { host, apiKey: apiKey.value, docs: await loadDocsFiles() });
+    const requestedPort = options.port ?? DEFAULT_RELAY_PORT;
+    try {
+      await app.listen({ host, port: requestedPort });
+    } catch (error) {
+      await app.close();
+      const code = (error as NodeJS.ErrnoException).code;
+      const reason = code === 'EADDRINUSE' ? 'the port is in use (another klvscope relay?)' : (error as Error).message;
+      throw new RelayError('ERR_LISTEN_FAILED', `cannot listen on ${host} port ${requestedPort}: ${reason}`, { host, port: requestedPort });
+    }
+    const running = service;
+    running.recordServerStatus('running');
+    const resumed = await running.resume();
+    const port = (app.server.address() as { port: number }).port;
+    let settle: () => void = () => undefined;
+    const closed = new Promise<void>((resolve) => (settle = resolve));
+    let closing: Promise<void> | null = null;
+    const close = (): Promise<void> =>
+      (closing ??= (async () => {
+        try {
+          await app.close();
+          await running.close();
+        } finally {
+          await database.close();
+          settle();
+        }
+      })());
+    return { url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, port, dataDir, apiKey, service: running, resumed, close, closed };
+  } catch (error) {
+    // A start that failed is a server status record too, with its reason.
+    if (service !== null) {
+      service.recordServerStatus('error', (error as Error).message);
+      await service.save().catch(() => undefined);
+    }
+    await database.close();
+    throw error;
+  }
+}
