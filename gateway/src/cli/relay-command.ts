@@ -6,7 +6,8 @@
 import { defaultDataDir } from '@klvscope/core';
 import { DEFAULT_RELAY_PORT, RELAY_API_PREFIX, RELAY_PORT_ENV } from '../relay/relay-address.js';
 import { startRelayServer, type RunningRelayServer } from '../relay/start-relay-server.js';
-import { portOption, untilClosed } from './stream-command.js';
+import { portOption } from './port-option.js';
+import { untilStopped } from './until-stopped.js';
 
 export interface RelayOptions {
   port?: string;
@@ -17,7 +18,7 @@ export interface RelayOptions {
 export async function runRelay(options: RelayOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const dataDir = options.dataDir ?? defaultDataDir(env);
   const server = await startRelayServer({ dataDir, host: options.host, port: portOption(options.port, env[RELAY_PORT_ENV], DEFAULT_RELAY_PORT, RELAY_PORT_ENV), env });
-  const stopped = untilClosed([server], 'the channel relay');
+  const stopped = untilStopped([server], 'the channel relay');
   process.stdout.write(relayBanner(server));
   await stopped;
   process.stdout.write('klvscope: stopped\n');

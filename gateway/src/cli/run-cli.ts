@@ -105,10 +105,11 @@ function buildProgram(): Command {
 
   program
     .command('start')
-    .description('run every service on loopback over one data folder: the inspection service and the streaming module (on the built-in demo unless --source)')
+    .description('run every service on loopback over one data folder: the inspection service, the streaming module (on the built-in demo unless --source) and the channel relay')
     .option('--data-dir <dir>', 'data folder (default $KLVSCOPE_DATA_DIR or ./data)')
     .option('--port <n>', 'inspection service port (default $KLVSCOPE_PORT or 38180)')
     .option('--stream-port <n>', 'streaming module port (default $KLVSCOPE_STREAM_PORT or 4000)')
+    .option('--relay-port <n>', 'channel relay port (default $KLVSCOPE_RELAY_PORT or 5173)')
     .option('--source <url>', "the streaming module's source (default: the built-in demo)")
     .option('--config <file>', 'configuration file naming extra check modules (default ./klvscope.config.json when present)')
     .action(async (options: StartOptions) => {

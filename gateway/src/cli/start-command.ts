@@ -1,22 +1,26 @@
 /**
  * `klvscope start` (what `npm start` runs): every service on loopback over one
- * data folder: the inspection service (38180) and the streaming module (4000,
- * on the built-in demo unless a source is given). Prints their URLs; SIGINT or
- * SIGTERM stops both. The streaming module's `exit` command ends that module
- * only; the inspection service runs on until a signal.
+ * data folder: the inspection service (38180), the streaming module (4000, on
+ * the built-in demo unless a source is given) and the channel relay (5173).
+ * Prints their URLs; SIGINT or SIGTERM stops them all. The streaming module's
+ * `exit` command ends that module only; the others run on until a signal.
  */
 import { defaultDataDir } from '@klvscope/core';
 import { startInspectionServer } from '../inspection/inspection-server.js';
 import { DEFAULT_PORT, PORT_ENV } from '../inspection/service-address.js';
+import { DEFAULT_RELAY_PORT, RELAY_PORT_ENV } from '../relay/relay-address.js';
+import { startRelayServer } from '../relay/start-relay-server.js';
 import { startStreamingServer } from '../streaming/start-streaming-server.js';
 import { DEFAULT_STREAMING_PORT, STREAM_PORT_ENV } from '../streaming/streaming-config.js';
 import { loadConfiguredChecks } from './cli-checks.js';
 import { portOption } from './port-option.js';
+import { relayBanner } from './relay-command.js';
 import { streamBanner, streamConfigOptions, type StreamOptions } from './stream-command.js';
 import { untilStopped } from './until-stopped.js';
 
 export interface StartOptions extends StreamOptions {
   streamPort?: string;
+  relayPort?: string;
   config?: string;
 }
 
@@ -25,17 +29,19 @@ export async function runStart(options: StartOptions, env: NodeJS.ProcessEnv = p
   const { checks } = await loadConfiguredChecks(options.config);
   const inspection = await startInspectionServer({ dataDir, port: portOption(options.port, env[PORT_ENV], DEFAULT_PORT, PORT_ENV), env, checks });
   let streaming;
+  let relay;
   try {
     streaming = await startStreamingServer({ dataDir, port: portOption(options.streamPort, env[STREAM_PORT_ENV], DEFAULT_STREAMING_PORT, STREAM_PORT_ENV, '--stream-port'), env, config: streamConfigOptions(options) });
+    relay = await startRelayServer({ dataDir, port: portOption(options.relayPort, env[RELAY_PORT_ENV], DEFAULT_RELAY_PORT, RELAY_PORT_ENV, '--relay-port'), env });
   } catch (error) {
-    await inspection.close();
+    await Promise.all([inspection.close(), streaming?.close()]);
     throw error;
   }
   // Signals are handled before the banner tells anyone the services run.
-  const stopped = untilStopped([streaming, inspection], 'every service');
+  const stopped = untilStopped([streaming, relay, inspection], 'every service');
   const key = inspection.apiKey.filePath ?? `from ${inspection.apiKey.source}`;
   process.stdout.write(
-    [`klvscope inspection service on ${inspection.url}`, `  API key    ${key}  (send it in the X-API-Key header)`, `  data       ${inspection.dataDir}`, streamBanner(streaming), 'Ctrl+C stops every service.', ''].join('\n'),
+    [`klvscope inspection service on ${inspection.url}`, `  API key    ${key}  (send it in the X-API-Key header)`, `  data       ${inspection.dataDir}`, streamBanner(streaming) + relayBanner(relay), 'Ctrl+C stops every service.', ''].join('\n'),
   );
   await stopped;
   process.stdout.write('klvscope: stopped\n');
