@@ -7,7 +7,10 @@ export { DatabaseFile, type DatabaseFileOptions } from './database-file.js';
 export { migrateDatabase, schemaVersionOf, type Migration, type MigrationOutcome } from './schema-migrations.js';
 export { inTransaction } from './sql-transaction.js';
 export { CATALOG_MIGRATIONS } from './catalog-schema.js';
-export { RUN_DATABASE_MIGRATIONS, RUNS_FOLDER, runDatabasePath, openRunDatabase, deleteRunDatabase, type RunDatabaseOptions } from './run-database.js';
+export { RUNS_FOLDER, RUN_INDEX_FILE, StoredRun, runFolderPath, observationPartFile, pointPartFile, deleteStoredRun, type StoredRunOptions } from './stored-run.js';
+export { PartSequence, DEFAULT_PART_BYTES, type PartSequenceOptions } from './part-sequence.js';
+export { createRunObservationWriter, type RunObservationWriter } from './run-observation-writer.js';
+export { createRunPointWriter, type RunPointWriter } from './run-point-writer.js';
 export {
   liveDatabasePath,
   openLiveDatabase,
@@ -40,6 +43,17 @@ export { getConfigValue, setConfigValue, readConfig, deleteConfigValue } from '.
 export { saveRuleTemplate, getRuleTemplate, listRuleTemplates, deleteRuleTemplate, type RuleTemplateRow } from './catalog-rule-templates.js';
 export { touchRecentSource, listRecentSources, removeRecentSource, type RecentSourceKind, type RecentSourceRow } from './catalog-recent-sources.js';
 export type { Database as SqlDatabase } from 'sql.js';
-export { createCheckPointWriter, readCheckPoints, deleteCheckPoints, CHECK_POINTS_SCHEMA, type CheckPointWriter, type CheckPointQuery, type CheckPointPage } from './run-check-points.js';
-export type { DatabaseLease, LeaseFlags } from './database-cache.js';
+export {
+  createCheckPointWriter,
+  readCheckPoints,
+  summarizePointPart,
+  CHECK_POINTS_SCHEMA,
+  CHECK_POINTS_MIGRATIONS,
+  type CheckPointWriter,
+  type CheckPointQuery,
+  type CheckPointPage,
+  type PointPartSummary,
+  type PointParts,
+} from './run-check-points.js';
+export type { Closable, DatabaseLease, LeaseFlags } from './database-cache.js';
 export { writeFileAtomic, removeOrphanedTemporaries, type AtomicWriteOptions } from './atomic-write.js';

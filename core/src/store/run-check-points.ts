@@ -1,19 +1,23 @@
 /**
- * The points of the `process` stage, kept in the run database beside the
- * observations they come from: a run's results are saved with the run (a
- * save never touches another run), and a detail endpoint pages through them
- * without re-running anything. Points are keyed by the compatibility key of
- * the process (checks and rules), so results under other rules do not mix.
+ * The points of the `process` stage, kept with the run whose observations
+ * they come from (stored-run.ts): a detail endpoint pages through them
+ * without re-running anything. A process run's points are stored under the
+ * compatibility key of its checks and rules, in parts of their own, so
+ * results under other rules do not mix.
  */
 import type { Database, SqlValue, Statement } from 'sql.js';
 import type { Point } from '../kernel/check-point.js';
 import type { Severity } from '../kernel/observations.js';
-import { execute, numberColumn, selectOne } from './sql-query.js';
+import type { PartHandle } from './datasets/dataset-parts.js';
+import type { Migration } from './schema-migrations.js';
 import { batchedTransactions } from './sql-transaction.js';
 
+/**
+ * The points of one process run (one check key) are stored in parts of their
+ * own (stored-run.ts), so the key is the parts', not a column.
+ */
 export const CHECK_POINTS_SCHEMA = `
   CREATE TABLE check_points (
-    check_key TEXT NOT NULL,
     check_id TEXT NOT NULL,
     n INTEGER NOT NULL,
     t REAL,
@@ -27,51 +31,54 @@ export const CHECK_POINTS_SCHEMA = `
     message TEXT NOT NULL,
     citation TEXT,
     type TEXT,
-    PRIMARY KEY (check_key, check_id, n)
+    PRIMARY KEY (check_id, n)
   ) WITHOUT ROWID`;
 
+export const CHECK_POINTS_MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'check points', up: (db) => db.exec(CHECK_POINTS_SCHEMA) }];
+
 /** Rows per transaction while writing: big enough to be fast, small enough to bound the journal. */
-const ROWS_PER_TRANSACTION = 20_000;
+export const POINTS_PER_TRANSACTION = 20_000;
 
 export interface CheckPointWriter {
   /** Stores one point of a check (a PointSink). */
   write(point: Point, checkId: string): void;
   /** Commits what is written; returns points stored per check. */
   finish(): Record<string, number>;
-  /** Rolls back the open transaction (the points written before it stay: delete them by key). */
+  /** Rolls back the open transaction (the points committed before it stay: the owner drops the part). */
   abort(): void;
 }
 
-/** Writes the points of one process run under `checkKey`, replacing any stored under it before. */
-export function createCheckPointWriter(db: Database, checkKey: string): CheckPointWriter {
-  deleteCheckPoints(db, checkKey);
+/**
+ * Writes points into one part: `n` counts each check's points on from
+ * `countsBefore` (what the parts before hold), so it runs on across parts.
+ */
+export function createCheckPointWriter(db: Database, countsBefore: Readonly<Record<string, number>> = {}): CheckPointWriter {
   const insert: Statement = db.prepare(
-    `INSERT INTO check_points (check_key, check_id, n, t, "offset", packet_index, pid, value, unit, violation, severity, message, citation, type)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO check_points (check_id, n, t, "offset", packet_index, pid, value, unit, violation, severity, message, citation, type)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const counts: Record<string, number> = {};
-  const transactions = batchedTransactions(db, ROWS_PER_TRANSACTION);
+  const counts: Record<string, number> = { ...countsBefore };
+  const transactions = batchedTransactions(db, POINTS_PER_TRANSACTION);
   let closed = false;
-  const row = new Array<string | number | null>(14).fill(null);
-  row[0] = checkKey;
+  const row = new Array<string | number | null>(13).fill(null);
   return {
     write(point, checkId) {
       transactions.beforeRow();
       const n = counts[checkId] ?? 0;
       counts[checkId] = n + 1;
-      row[1] = checkId;
-      row[2] = n;
-      row[3] = point.t;
-      row[4] = point.offset;
-      row[5] = point.packetIndex;
-      row[6] = point.pid;
-      row[7] = point.value;
-      row[8] = point.unit;
-      row[9] = point.violation ? 1 : 0;
-      row[10] = point.severity;
-      row[11] = point.message;
-      row[12] = point.citation;
-      row[13] = point.type ?? null;
+      row[0] = checkId;
+      row[1] = n;
+      row[2] = point.t;
+      row[3] = point.offset;
+      row[4] = point.packetIndex;
+      row[5] = point.pid;
+      row[6] = point.value;
+      row[7] = point.unit;
+      row[8] = point.violation ? 1 : 0;
+      row[9] = point.severity;
+      row[10] = point.message;
+      row[11] = point.citation;
+      row[12] = point.type ?? null;
       insert.run(row);
       transactions.afterRow();
     },
@@ -93,6 +100,25 @@ export function createCheckPointWriter(db: Database, checkKey: string): CheckPoi
   }
 }
 
+/** What a part of points holds, per check: its points grouped by type and violation, as [type, violation (0 or 1), count]. */
+export type PointPartSummary = Readonly<Record<string, ReadonlyArray<readonly [string | null, number, number]>>>;
+
+/** The summary of a part of points, by counting them. */
+export function summarizePointPart(db: Database): PointPartSummary {
+  const summary: Record<string, [string | null, number, number][]> = {};
+  const [result] = db.exec('SELECT check_id, type, violation, count(*) FROM check_points GROUP BY check_id, type, violation');
+  for (const [checkId, type, violation, count] of result?.values ?? []) {
+    (summary[checkId as string] ??= []).push([type as string | null, violation as number, count as number]);
+  }
+  return summary;
+}
+
+/** The points of one check key: its parts in order, summarized, and how to open one. */
+export interface PointParts {
+  readonly parts: readonly PointPartSummary[];
+  open(index: number): PartHandle;
+}
+
 export interface CheckPointQuery {
   /** Only points whose `type` is one of these. */
   types?: readonly string[];
@@ -108,31 +134,55 @@ export interface CheckPointPage {
   points: Point[];
 }
 
-/** One page of a check's stored points, in emission order. */
-export function readCheckPoints(db: Database, checkKey: string, checkId: string, query: CheckPointQuery): CheckPointPage {
-  const params: Record<string, string | number> = { $key: checkKey, $check: checkId };
-  let where = 'check_key = $key AND check_id = $check';
+/** How many of a check's points in a part the query matches. */
+function matching(summary: PointPartSummary, checkId: string, query: CheckPointQuery): number {
+  let count = 0;
+  for (const [type, violation, n] of summary[checkId] ?? []) {
+    if (query.violationsOnly === true && violation !== 1) continue;
+    if (query.types && query.types.length > 0 && (type === null || !query.types.includes(type))) continue;
+    count += n;
+  }
+  return count;
+}
+
+/**
+ * One page of a check's stored points, in emission order: the total from the
+ * parts' summaries, the points from the part where the page starts on. A
+ * negative limit is no limit.
+ */
+export function readCheckPoints(source: PointParts, checkId: string, query: CheckPointQuery): CheckPointPage {
+  const params: Record<string, string | number> = { $check: checkId };
+  let where = 'check_id = $check';
   if (query.types && query.types.length > 0) {
     where += ` AND type IN (${query.types.map((_, i) => `$type${i}`).join(', ')})`;
     query.types.forEach((type, i) => (params[`$type${i}`] = type));
   }
   if (query.violationsOnly) where += ' AND violation = 1';
-  const total = numberColumn(selectOne(db, `SELECT count(*) AS total FROM check_points WHERE ${where}`, params) ?? {}, 'total');
-  const statement = db.prepare(`SELECT ${POINT_COLUMNS} FROM check_points WHERE ${where} ORDER BY n LIMIT $limit OFFSET $offset`);
+  const inParts = source.parts.map((summary) => matching(summary, checkId, query));
+  const total = inParts.reduce((sum, n) => sum + n, 0);
   const points: Point[] = [];
-  try {
-    statement.bind({ ...params, $limit: query.limit, $offset: query.offset });
-    // Rows as arrays in a known column order: getAsObject decodes every column name again for each row.
-    while (statement.step()) points.push(pointFrom(statement.get()));
-  } finally {
-    statement.free();
+  let skip = query.offset;
+  for (let index = 0; index < inParts.length; index++) {
+    const wanted = query.limit < 0 ? -1 : query.limit - points.length;
+    if (wanted === 0) break;
+    if (skip >= inParts[index]) {
+      skip -= inParts[index];
+      continue;
+    }
+    const part = source.open(index);
+    let statement: Statement | undefined;
+    try {
+      statement = part.db.prepare(`SELECT ${POINT_COLUMNS} FROM check_points WHERE ${where} ORDER BY n LIMIT $limit OFFSET $offset`);
+      statement.bind({ ...params, $limit: wanted, $offset: skip });
+      // Rows as arrays in a known column order: getAsObject decodes every column name again for each row.
+      while (statement.step()) points.push(pointFrom(statement.get()));
+    } finally {
+      statement?.free();
+      part.release();
+    }
+    skip = 0;
   }
   return { total, points };
-}
-
-/** Deletes the points stored under a key (a cancelled or failed process); returns how many went. */
-export function deleteCheckPoints(db: Database, checkKey: string): number {
-  return execute(db, 'DELETE FROM check_points WHERE check_key = $key', { $key: checkKey });
 }
 
 /** The columns of a point, in the order pointFrom reads them. */

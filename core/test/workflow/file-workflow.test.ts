@@ -289,7 +289,7 @@ describe('FileWorkflow after a crash', function () {
     try {
       expect(store.interruptedRunIds).to.deep.equal([runId]);
       expect(getIngestRun(store.catalog.db, runId)?.status).to.equal('interrupted');
-      expect(await readdir(join(dataDir, 'runs')), 'the interrupted run left no file').to.deep.equal([`${completed.runId}.sqlite`]);
+      expect(await readdir(join(dataDir, 'runs')), 'the interrupted run left no file').to.deep.equal([completed.runId]);
       expect(getIngestRun(store.catalog.db, completed.runId)?.status).to.equal('completed');
       const workflow = new FileWorkflow({ store, files, checks: [pcrGaps] });
       const file = await workflow.identify(path);

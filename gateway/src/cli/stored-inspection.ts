@@ -4,7 +4,7 @@
  * current compatibility key are reused (an unchanged file is not even
  * re-hashed); the command says which stages it reused and which it ran.
  */
-import { FileWorkflow, Store, defaultDataDir, readCheckPoints, type InspectionResult, type Point, type ProgressPhase } from '@klvscope/core';
+import { FileWorkflow, Store, defaultDataDir, type InspectionResult, type Point, type ProgressPhase } from '@klvscope/core';
 import { fileSources } from '../inspection/file-sources.js';
 import type { CliChecks } from './cli-checks.js';
 import { startProgress, type Progress } from './progress.js';
@@ -17,7 +17,7 @@ export interface StoredInspection {
   points: Point[] | null;
 }
 
-const PHASE_LABELS: Readonly<Record<ProgressPhase, string>> = { hash: 'Hashing', analyze: 'Analyzing', ingest: 'Ingesting' };
+const PHASE_LABELS: Readonly<Record<ProgressPhase, string>> = { hash: 'Hashing', analyze: 'Analyzing', ingest: 'Ingesting', process: 'Checking' };
 
 export async function inspectWithStore(path: string, dataDir: string | true, loadChecks: Promise<CliChecks>, onlyCheck?: string): Promise<StoredInspection> {
   // The store opens (compiling sql.js's WebAssembly in the background) while the checks and rules load.
@@ -63,7 +63,7 @@ async function storedPoints(store: Store, result: InspectionResult, checkId: str
     throw new UsageError(`unknown check '${checkId}' (known: ${result.process.checks.map((c) => c.checkId).join(', ')})`);
   }
   // A negative LIMIT is no limit in SQLite: every point, in order, in one query.
-  return store.readRunDatabase(result.latestIngestRunId, (db) => readCheckPoints(db, result.process.checkKey, checkId, { limit: -1, offset: 0 }).points);
+  return store.readRun(result.latestIngestRunId, (run) => run.readCheckPoints(result.process.checkKey, checkId, { limit: -1, offset: 0 }).points);
 }
 
 /** One line per stage: reused or ran, and how long it took. */

@@ -20,6 +20,8 @@ export const DEFAULT_ROWS_PER_TRANSACTION = 10_000;
 export interface ObservationWriterOptions {
   /** Rows per committed transaction; default 10 000. */
   rowsPerTransaction?: number;
+  /** Number the rows after this `seq` (a run's next part); default: after the largest stored. */
+  afterSeq?: number;
 }
 
 export interface ObservationWriter {
@@ -53,7 +55,7 @@ export function createObservationWriter(db: Database, options: ObservationWriter
       value: rowsPerTransaction,
     });
   }
-  let seq = lastSeq(db);
+  let seq = options.afterSeq ?? lastSeq(db);
   const statements: Statement[] = OBSERVATION_ROW_CODECS.map((codec) => db.prepare(codec.insertSql));
   // One row array per kind, reused: the hot path allocates nothing of its own.
   const rows: SqlValue[][] = OBSERVATION_ROW_CODECS.map((codec) => new Array<SqlValue>(codec.columns.length + 1));
