@@ -9,7 +9,7 @@ export { inTransaction } from './sql-transaction.js';
 export { CATALOG_MIGRATIONS } from './catalog-schema.js';
 export { RUNS_FOLDER, RUN_INDEX_FILE, StoredRun, runFolderPath, observationPartFile, pointPartFile, deleteStoredRun, type StoredRunOptions } from './stored-run.js';
 export { PartSequence, DEFAULT_PART_BYTES, type PartSequenceOptions } from './part-sequence.js';
-export { createRunObservationWriter, type RunObservationWriter } from './run-observation-writer.js';
+export { createRunObservationWriter, type RunObservationWriter, type RunObservationWriterOptions } from './run-observation-writer.js';
 export { createRunPointWriter, type RunPointWriter } from './run-point-writer.js';
 export {
   liveDatabasePath,

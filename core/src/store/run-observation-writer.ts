@@ -24,7 +24,13 @@ export interface RunObservationWriter {
   abort(): Promise<void>;
 }
 
-export function createRunObservationWriter(run: StoredRun): RunObservationWriter {
+export interface RunObservationWriterOptions {
+  /** Rows per transaction (observation-writer.ts); a part may end after each. Default 10 000. */
+  rowsPerTransaction?: number;
+}
+
+export function createRunObservationWriter(run: StoredRun, options: RunObservationWriterOptions = {}): RunObservationWriter {
+  const { rowsPerTransaction = DEFAULT_ROWS_PER_TRANSACTION } = options;
   let part!: ObservationWriter;
   let written = 0;
   const sequence = new PartSequence<DatasetPart>({
@@ -33,7 +39,7 @@ export function createRunObservationWriter(run: StoredRun): RunObservationWriter
     label: `ingest run ${run.runId} observations`,
     migrations: RAW_DATASET_MIGRATIONS,
     partBytes: run.partBytes,
-    open: (database) => (part = createObservationWriter(database.db, { afterSeq: written })),
+    open: (database) => (part = createObservationWriter(database.db, { afterSeq: written, rowsPerTransaction })),
     close: (database) => {
       part.finish();
       return summarizePart(database.db);
@@ -43,7 +49,7 @@ export function createRunObservationWriter(run: StoredRun): RunObservationWriter
     write(observation) {
       part.write(observation);
       // The part's writer has just committed a transaction: a part may end here.
-      if (++written % DEFAULT_ROWS_PER_TRANSACTION === 0) sequence.rollIfFull();
+      if (++written % rowsPerTransaction === 0) sequence.rollIfFull();
     },
     backlog: () => sequence.backlog(),
     async finish() {

@@ -17,7 +17,8 @@ export interface StoredInspection {
   points: Point[] | null;
 }
 
-const PHASE_LABELS: Readonly<Record<ProgressPhase, string>> = { hash: 'Hashing', analyze: 'Analyzing', ingest: 'Ingesting', process: 'Checking' };
+/** The checks run in the ingest's pass on a first inspection; alone (after a rule change) over the stored run. */
+const PHASE_LABELS: Readonly<Record<ProgressPhase, string>> = { hash: 'Hashing', analyze: 'Analyzing', ingest: 'Ingesting and checking', process: 'Checking the stored run' };
 
 export async function inspectWithStore(path: string, dataDir: string | true, loadChecks: Promise<CliChecks>, onlyCheck?: string): Promise<StoredInspection> {
   // The store opens (compiling sql.js's WebAssembly in the background) while the checks and rules load.
@@ -43,7 +44,7 @@ export async function inspectWithStore(path: string, dataDir: string | true, loa
           if (current !== phase) {
             progress?.stop();
             phase = current;
-            progress = startProgress(PHASE_LABELS[current], total);
+            progress = startProgress(PHASE_LABELS[current], total, current === 'process' ? 'observations' : 'bytes');
           }
           progress?.update(done);
         },

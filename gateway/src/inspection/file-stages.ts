@@ -107,6 +107,8 @@ class ReadMeter {
   constructor(private readonly report: ((bytesDone: number, bytesTotal: number | null) => void) | undefined) {}
 
   readonly onProgress = (bytesDone: number, bytesTotal: number, phase: ProgressPhase): void => {
+    // `process` alone counts stored observations, not bytes of the file: the job's progress is of its reads.
+    if (phase === 'process') return;
     if (phase !== this.phase) this.closeRead();
     this.phase = phase;
     this.current = bytesDone;
