@@ -52,13 +52,13 @@ export interface CheckPointWriter {
  * Writes points into one part: `n` counts each check's points on from
  * `countsBefore` (what the parts before hold), so it runs on across parts.
  */
-export function createCheckPointWriter(db: Database, countsBefore: Readonly<Record<string, number>> = {}): CheckPointWriter {
+export function createCheckPointWriter(db: Database, countsBefore: Readonly<Record<string, number>> = {}, rowsPerTransaction = POINTS_PER_TRANSACTION): CheckPointWriter {
   const insert: Statement = db.prepare(
     `INSERT INTO check_points (check_id, n, t, "offset", packet_index, pid, value, unit, violation, severity, message, citation, type)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const counts: Record<string, number> = { ...countsBefore };
-  const transactions = batchedTransactions(db, POINTS_PER_TRANSACTION);
+  const transactions = batchedTransactions(db, rowsPerTransaction);
   let closed = false;
   const row = new Array<string | number | null>(13).fill(null);
   return {

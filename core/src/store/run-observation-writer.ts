@@ -10,7 +10,7 @@ import { summarizePart, type DatasetPart } from './datasets/dataset-parts.js';
 import { RAW_DATASET_MIGRATIONS } from './datasets/dataset-schema.js';
 import { emptyObservationCounts, type ObservationCounts } from './datasets/observation-counts.js';
 import { createObservationWriter, DEFAULT_ROWS_PER_TRANSACTION, type ObservationWriter } from './datasets/observation-writer.js';
-import { PartSequence } from './part-sequence.js';
+import { DEFAULT_PART_BYTES, PartSequence } from './part-sequence.js';
 import { observationPartFile, type StoredRun } from './stored-run.js';
 
 export interface RunObservationWriter {
@@ -30,7 +30,7 @@ export interface RunObservationWriterOptions {
 }
 
 export function createRunObservationWriter(run: StoredRun, options: RunObservationWriterOptions = {}): RunObservationWriter {
-  const { rowsPerTransaction = DEFAULT_ROWS_PER_TRANSACTION } = options;
+  const rowsPerTransaction = options.rowsPerTransaction ?? run.partOptions.rowsPerTransaction ?? DEFAULT_ROWS_PER_TRANSACTION;
   let part!: ObservationWriter;
   let written = 0;
   const sequence = new PartSequence<DatasetPart>({
@@ -38,7 +38,7 @@ export function createRunObservationWriter(run: StoredRun, options: RunObservati
     fileName: observationPartFile,
     label: `ingest run ${run.runId} observations`,
     migrations: RAW_DATASET_MIGRATIONS,
-    partBytes: run.partBytes,
+    partBytes: run.partOptions.partBytes ?? DEFAULT_PART_BYTES,
     open: (database) => (part = createObservationWriter(database.db, { afterSeq: written, rowsPerTransaction })),
     close: (database) => {
       part.finish();

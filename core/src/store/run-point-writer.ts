@@ -5,7 +5,7 @@
  * the new parts are listed in the run's index once all are saved.
  */
 import type { Point } from '../kernel/check-point.js';
-import { PartSequence } from './part-sequence.js';
+import { DEFAULT_PART_BYTES, PartSequence } from './part-sequence.js';
 import { CHECK_POINTS_MIGRATIONS, POINTS_PER_TRANSACTION, createCheckPointWriter, summarizePointPart, type CheckPointWriter, type PointPartSummary } from './run-check-points.js';
 import { pointPartFile, type StoredRun } from './stored-run.js';
 
@@ -21,6 +21,7 @@ export interface RunPointWriter {
 
 export async function createRunPointWriter(run: StoredRun, checkKey: string): Promise<RunPointWriter> {
   await run.dropPointParts(checkKey);
+  const rowsPerTransaction = run.partOptions.rowsPerTransaction ?? POINTS_PER_TRANSACTION;
   let part!: CheckPointWriter;
   let counts: Record<string, number> = {};
   let written = 0;
@@ -29,8 +30,8 @@ export async function createRunPointWriter(run: StoredRun, checkKey: string): Pr
     fileName: (n) => pointPartFile(checkKey, n),
     label: `ingest run ${run.runId} points`,
     migrations: CHECK_POINTS_MIGRATIONS,
-    partBytes: run.partBytes,
-    open: (database) => (part = createCheckPointWriter(database.db, counts)),
+    partBytes: run.partOptions.partBytes ?? DEFAULT_PART_BYTES,
+    open: (database) => (part = createCheckPointWriter(database.db, counts, rowsPerTransaction)),
     close: (database) => {
       counts = part.finish();
       return summarizePointPart(database.db);
@@ -39,7 +40,7 @@ export async function createRunPointWriter(run: StoredRun, checkKey: string): Pr
   return {
     write(point, checkId) {
       part.write(point, checkId);
-      if (++written % POINTS_PER_TRANSACTION === 0) sequence.rollIfFull();
+      if (++written % rowsPerTransaction === 0) sequence.rollIfFull();
     },
     backlog: () => sequence.backlog(),
     async finish() {

@@ -13,7 +13,7 @@ import { defaultDataDir } from './data-dir.js';
 import { DatabaseFile } from './database-file.js';
 import { openLiveDatabase, type LiveDatabaseOptions } from './live-session-database.js';
 import { DatabaseCache, type DatabaseLease, type LeaseFlags } from './database-cache.js';
-import { deleteStoredRun, runFolderPath, RUNS_FOLDER, StoredRun, type StoredRunOptions } from './stored-run.js';
+import { deleteStoredRun, runFolderPath, RUNS_FOLDER, StoredRun, type RunPartOptions, type StoredRunOptions } from './stored-run.js';
 import { StoreError } from './store-error.js';
 
 export const CATALOG_FILE_NAME = 'catalog.sqlite';
@@ -21,8 +21,8 @@ export const CATALOG_FILE_NAME = 'catalog.sqlite';
 export interface StoreOptions {
   /** Default: defaultDataDir(), i.e. KLVSCOPE_DATA_DIR or ./data. */
   dataDir?: string;
-  /** The size a run's part grows to before the next begins (part-sequence.ts); tests make it small. */
-  partBytes?: number;
+  /** How runs' parts are written (stored-run.ts); tests make them small. */
+  runParts?: RunPartOptions;
 }
 
 export class Store {
@@ -35,9 +35,9 @@ export class Store {
     private readonly lock: DataFolderLock,
     /** Runs left 'running' by a process that died, marked 'interrupted' by this open. */
     readonly interruptedRunIds: readonly string[],
-    private readonly partBytes: number | undefined,
+    private readonly runParts: RunPartOptions | undefined,
   ) {
-    this.runs = new DatabaseCache<StoredRunOptions, StoredRun>((runId, options) => StoredRun.open(dataDir, runId, { partBytes, ...options }));
+    this.runs = new DatabaseCache<StoredRunOptions, StoredRun>((runId, options) => StoredRun.open(dataDir, runId, { ...runParts, ...options }));
     // Only ended sessions are read through it: their databases exist, nothing is created.
     this.liveSessions = new DatabaseCache<object>((sessionId) => openLiveDatabase(dataDir, sessionId));
   }
@@ -67,7 +67,7 @@ export class Store {
       // An interrupted run's parts are incomplete and nothing will read them: free the space.
       for (const id of interrupted) await deleteStoredRun(dataDir, id);
       for (const file of retired) await rm(file, { force: true });
-      return new Store(dataDir, catalog, lock, interrupted, options.partBytes);
+      return new Store(dataDir, catalog, lock, interrupted, options.runParts);
     } catch (error) {
       await catalog?.close();
       await lock.release();
@@ -108,7 +108,7 @@ export class Store {
   /** Opens (or with `create`, makes) a private copy of a run; the caller closes it. */
   openRun(runId: string, options?: StoredRunOptions): Promise<StoredRun> {
     this.assertOpen();
-    return StoredRun.open(this.dataDir, runId, { partBytes: this.partBytes, ...options });
+    return StoredRun.open(this.dataDir, runId, { ...this.runParts, ...options });
   }
 
   /** Deletes a run's folder (closing it first if open); false when there was none. */

@@ -67,11 +67,17 @@ export function pointPartFile(checkKey: string, part: number): string {
   return `${pointFilePrefix(checkKey)}${String(part).padStart(6, '0')}.sqlite`;
 }
 
-export interface StoredRunOptions {
-  /** Make the run's folder and index when missing (and write the index at once). Default false. */
-  create?: boolean;
+/** How a run's parts are written (tests make them small). */
+export interface RunPartOptions {
   /** The size a part grows to before the next begins; default DEFAULT_PART_BYTES. */
   partBytes?: number;
+  /** Rows per transaction of the run's writers, after each of which a part may end; default theirs. */
+  rowsPerTransaction?: number;
+}
+
+export interface StoredRunOptions extends RunPartOptions {
+  /** Make the run's folder and index when missing (and write the index at once). Default false. */
+  create?: boolean;
 }
 
 interface OpenPart {
@@ -89,7 +95,8 @@ export class StoredRun implements DatasetParts {
     readonly runId: string,
     readonly folder: string,
     private readonly index: DatabaseFile,
-    readonly partBytes: number,
+    /** How its writers write parts. */
+    readonly partOptions: RunPartOptions,
   ) {
     this.#parts = selectAll(index.db, 'SELECT summary FROM observation_parts ORDER BY part').map((row) => JSON.parse(textColumn(row, 'summary')) as DatasetPart);
     this.#pointParts = new Map();
@@ -108,7 +115,8 @@ export class StoredRun implements DatasetParts {
     const index = await DatabaseFile.open(join(folder, RUN_INDEX_FILE), { label: `ingest run ${runId}`, migrations: RUN_INDEX_MIGRATIONS, create });
     // A new run is on disk at once, so a catalog row never points at nothing.
     if (!index.existed) await index.save();
-    return new StoredRun(runId, folder, index, options.partBytes ?? DEFAULT_PART_BYTES);
+    const { partBytes = DEFAULT_PART_BYTES, rowsPerTransaction } = options;
+    return new StoredRun(runId, folder, index, { partBytes, rowsPerTransaction });
   }
 
   /** The observation parts, in `seq` order (DatasetParts). */
