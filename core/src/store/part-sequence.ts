@@ -87,6 +87,10 @@ export class PartSequence<S> {
   private start(part: number): DatabaseFile {
     const { folder, label, migrations } = this.options;
     const database = DatabaseFile.startNew(join(folder, this.options.fileName(part)), { label: `${label} part ${part}`, migrations });
+    // A part reaches the disk only whole, by its atomic save: a journal file on sql.js's in-memory file system
+    // protects nothing, and every page it copies is a call out of WebAssembly. Rollback (an aborted writer) needs
+    // only the in-memory journal.
+    database.db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE');
     this.options.open(database);
     return database;
   }
