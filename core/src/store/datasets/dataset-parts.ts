@@ -9,6 +9,7 @@
 import type { Database } from 'sql.js';
 import type { ObservationKind } from '../../kernel/observations.js';
 import { OBSERVATION_KINDS } from '../../kernel/observation-kinds.js';
+import { derivedFields } from './klv-field-derivation.js';
 import { OBSERVATION_TABLES } from './observation-columns.js';
 
 /** The filter column of each filtered kind: its values are counted per part. */
@@ -53,7 +54,9 @@ export function summarizePart(db: Database): DatasetPart {
     const [grouped] = db.exec(`SELECT "${column}", count(*) FROM "${table}" GROUP BY "${column}"`);
     byFilter[kind] = Object.fromEntries(grouped.values.map(([value, n]) => [String(value), Number(n)]));
   }
-  return { lastSeq, rows, byFilter };
+  const kept = derivedFields(db);
+  if (kept.count > 0) rows['klv-field'] = (rows['klv-field'] ?? 0) + kept.count;
+  return { lastSeq: Math.max(lastSeq, kept.lastSeq), rows, byFilter };
 }
 
 /** One database as the only part (a run database in memory, in the tests). */

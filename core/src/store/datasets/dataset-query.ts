@@ -9,12 +9,13 @@
  * client asking `klv/fields?types=...` would otherwise get rows it did not
  * ask for.
  */
-import type { Database, SqlValue, Statement } from 'sql.js';
+import type { Database, SqlValue } from 'sql.js';
 import type { PsiTableType, TsErrorType } from '../../kernel/observations.js';
 import { TS_ERROR_CATALOG } from '../../ts/ts-error-catalog.js';
 import { decodeDatasetCursor, encodeDatasetCursor } from './dataset-cursor.js';
 import { DatasetError } from './dataset-error.js';
 import { FILTER_COLUMNS, partRows, singleDatabaseParts, type DatasetParts } from './dataset-parts.js';
+import { klvFieldRows } from './klv-field-derivation.js';
 import { rowCodecOf, type DatasetRow, type ObservationRowCodec } from './observation-row-codec.js';
 import { rawDataset, type DatasetFilter, type RawDatasetDefinition } from './raw-datasets.js';
 
@@ -194,24 +195,37 @@ export function* datasetRows(source: DatasetParts, query: DatasetQuery): Generat
     if (query.afterSeq !== null) params.push(query.afterSeq);
     // One row beyond the limit tells whether a next page exists; -1 is SQLite's "no limit".
     params.push(query.limit === null ? -1 : query.limit - delivered + 1, skip);
-    skip = 0;
     const part = source.open(index);
-    let statement: Statement | undefined;
+    const rows = kind === 'klv-field' ? klvFieldRows(part.db, query.afterSeq) : rowsOf(part.db, query, sql, params);
+    // klv-field rows come partly from the packets' items (klv-field-derivation.ts): their offset is skipped here.
+    let skipHere = kind === 'klv-field' ? skip : 0;
+    skip = 0;
     try {
-      statement = part.db.prepare(sql, params);
-      while (statement.step()) {
-        const row = statement.get();
+      for (const row of rows) {
+        if (skipHere > 0) {
+          skipHere--;
+          continue;
+        }
         if (delivered === query.limit) return encodeDatasetCursor(lastSeq);
-        lastSeq = row[0] as number;
+        lastSeq = row.seq as number;
         delivered++;
-        yield query.codec.decodeDatasetRow(row);
+        yield row;
       }
     } finally {
-      statement?.free();
       part.release();
     }
   }
   return null;
+}
+
+/** A part's rows of the query's dataset, stepped from its statement (`params` end with the limit and offset). */
+function* rowsOf(db: Database, query: DatasetQuery, sql: string, params: SqlValue[]): Generator<DatasetRow, void, undefined> {
+  const statement = db.prepare(sql, params);
+  try {
+    while (statement.step()) yield query.codec.decodeDatasetRow(statement.get());
+  } finally {
+    statement.free();
+  }
 }
 
 /** One page of a raw dataset (at most MAX_DATASET_LIMIT rows, held in memory; see dataset-export.ts to stream). */
