@@ -65,7 +65,7 @@ export async function runStagesUpTo<S extends LastStage>(workflow: FileWorkflow,
   const outcomes: StageOutcome[] = [];
   const payloads: Partial<StagePayloads> = {};
   for (const stage of stages) {
-    const { payload, ...outcome } = await workflow.runStage(file, stage, { signal: options.signal, onProgress: meter.onProgress });
+    const { payload, ...outcome } = await workflow.runStage(file, stage, { signal: options.signal, onProgress: meter.onProgress, through: last });
     outcomes.push(outcome);
     Object.assign(payloads, { [stage]: payload });
   }
