@@ -1,7 +1,7 @@
 // Child process of bench/run.mjs: exports every raw dataset of an ingest run as NDJSON
 // (the text made chunk by chunk, as the REST export streams it, then dropped), and
 // prints rows, bytes and the time taken, and the run's observations. Arguments: DATA_DIR RUN_ID.
-import { RAW_DATASET_NAMES, Store, exportDataset } from '@klvscope/core';
+import { RAW_DATASET_NAMES, Store, exportDataset } from '@klvscope/core/store';
 
 const [dataDir, runId] = process.argv.slice(2);
 const store = await Store.open({ dataDir });

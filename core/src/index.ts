@@ -1,6 +1,7 @@
 export * from './kernel/observations.js';
 export { crc32Mpeg2 } from './ts/crc32.js';
 export { streamTypeName } from './ts/stream-types.js';
+export { TS_ERROR_TYPES } from './ts/ts-error-catalog.js';
 export { TsDemuxer, type DemuxerOptions } from './ts/demuxer.js';
 export { InventoryBuilder, type Inventory, type InventoryPid, type InventoryProgram } from './ts/inventory.js';
 export type { PesPayloadConsumer } from './ts/pes-payload-consumer.js';
@@ -65,9 +66,6 @@ export {
   KLV_FAULT_KIND_NAMES,
   writePcr,
 } from './gen/index.js';
-export * from './store/index.js';
-export * from './workflow/index.js';
-export * from './store/datasets/index.js';
 export { CodedError, type ErrorBody } from './kernel/coded-error.js';
 export type {
   FrameKlvValues,

@@ -1,4 +1,9 @@
-/** The store's public entry (DESIGN.md "store/"). */
+/**
+ * The store's public entry, `@klvscope/core/store` (DESIGN.md "store/"):
+ * apart from the engine's root entry, so that a check, written against
+ * `@klvscope/core`, cannot reach a database through it.
+ */
+export * from './datasets/index.js';
 export { Store, CATALOG_FILE_NAME, type StoreOptions } from './store.js';
 export { StoreError, type StoreErrorCode } from './store-error.js';
 export { defaultDataDir, DATA_DIR_ENV } from './data-dir.js';

@@ -4,7 +4,9 @@
  * current compatibility key are reused (an unchanged file is not even
  * re-hashed); the command says which stages it reused and which it ran.
  */
-import { FileWorkflow, Store, defaultDataDir, type InspectionResult, type Point, type ProgressPhase } from '@klvscope/core';
+import { type Point } from '@klvscope/core';
+import { Store, defaultDataDir } from '@klvscope/core/store';
+import { FileWorkflow, type InspectionResult, type ProgressPhase } from '@klvscope/core/workflow';
 import { fileSources } from '../inspection/file-sources.js';
 import type { CliChecks } from './cli-checks.js';
 import { startProgress, type Progress } from './progress.js';

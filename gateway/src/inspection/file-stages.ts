@@ -19,7 +19,7 @@ import {
   type ProcessPayload,
   type ProgressPhase,
   type StageOutcome,
-} from '@klvscope/core';
+} from '@klvscope/core/workflow';
 import type { InspectionDeps } from './inspection-deps.js';
 import { runQueued } from './queued-work.js';
 

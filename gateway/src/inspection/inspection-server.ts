@@ -6,7 +6,8 @@
  * (on 127.0.0.1 and, where the system has it, ::1 too).
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
-import { Store, defaultDataDir, type AnyCheck } from '@klvscope/core';
+import { type AnyCheck } from '@klvscope/core';
+import { Store, defaultDataDir } from '@klvscope/core/store';
 import type { LiveSource } from '@klvscope/adapters';
 import { LogController, fastify, type FastifyInstance } from 'fastify';
 import { APP_VERSION } from '../app-version.js';

@@ -10,8 +10,8 @@
  * ask for.
  */
 import type { Database, SqlValue } from 'sql.js';
-import type { PsiTableType, TsErrorType } from '../../kernel/observations.js';
-import { TS_ERROR_CATALOG } from '../../ts/ts-error-catalog.js';
+import type { PsiTableType } from '../../kernel/observations.js';
+import { TS_ERROR_TYPES } from '../../ts/ts-error-catalog.js';
 import { decodeDatasetCursor, encodeDatasetCursor } from './dataset-cursor.js';
 import { DatasetError } from './dataset-error.js';
 import { FILTER_COLUMNS, partRows, singleDatabaseParts, type DatasetParts } from './dataset-parts.js';
@@ -25,7 +25,7 @@ export const MAX_DATASET_LIMIT = 100_000;
 /** The table types `tableType` accepts (inspection-service.md, common parameters). */
 export const TABLE_TYPE_FILTER_VALUES: readonly PsiTableType[] = ['PAT', 'PMT'];
 /** The error types `types` accepts: every type the TS parser reports. */
-export const TS_ERROR_TYPES: readonly TsErrorType[] = Object.keys(TS_ERROR_CATALOG) as TsErrorType[];
+export { TS_ERROR_TYPES };
 
 export interface DatasetQueryOptions {
   /** Rows per page: 1 to MAX_DATASET_LIMIT, default DEFAULT_DATASET_LIMIT. Numbers or decimal text (query strings). */

@@ -16,7 +16,7 @@
  * `X-Next-Cursor` trailer (JSON has it in its body).
  */
 import { Readable } from 'node:stream';
-import { DATASET_FORMATS, RAW_DATASETS, exportDataset, type DatasetExport, type DatabaseLease, type StoredRun } from '@klvscope/core';
+import { DATASET_FORMATS, RAW_DATASETS, exportDataset, type DatasetExport, type DatabaseLease, type StoredRun } from '@klvscope/core/store';
 import * as z from 'zod/mini';
 import { datasetFormatOf } from '../dataset-format.js';
 import { InspectionError } from '../inspection-error.js';

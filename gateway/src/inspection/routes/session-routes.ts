@@ -8,7 +8,9 @@
  * so far (the latest, when a long session has outgrown its database's
  * bounds). Starting either kind replaces the active session of the other.
  */
-import { CoreError, WorkflowError, readDataset, type Point, type ProcessPayload, type Workspace } from '@klvscope/core';
+import { CoreError, type Point } from '@klvscope/core';
+import { readDataset } from '@klvscope/core/store';
+import { WorkflowError, type ProcessPayload, type Workspace } from '@klvscope/core/workflow';
 import * as z from 'zod/mini';
 import { openReplacingActive, stopFileSession } from '../file-session-replacement.js';
 import type { InspectionDeps } from '../inspection-deps.js';
