@@ -15,6 +15,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 /** Section 3 compares two figures that differ by a quarter: more runs, so that its median is not one slow spell of the machine. */
 const CHECK_RUNS = Math.max(RUNS, 9);
 // BENCH_SECTIONS=1,2 runs only those sections.
+// Section 5 (a long recording, BENCH_RECORDING_GB, default 20, stored) runs only when named.
 const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? '1,2,3,4').split(',').map(Number));
 
 /**
@@ -120,14 +121,14 @@ for (const file of [klv200, klv2g]) {
 }
 }
 
-/** `klvscope inspect --json FILE` (no store) as a user runs it, timed from spawn to exit. */
+/** `klvscope inspect --json FILE` (no store) as a user runs it, timed from spawn to exit, with its report. */
 function inspectPlain(file) {
   const start = process.hrtime.bigint();
   const child = spawnSync(process.execPath, [...NODE_OPTIONS_OF_THE_CLI, join(here, 'measure-cli.cjs'), 'inspect', '--json', '--fail-on', 'never', file], { encoding: 'utf8', maxBuffer: 256 << 20 });
   const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
   if (child.status !== 0) throw new Error(`inspect failed: ${child.stderr}`);
   const { maxRssKb } = JSON.parse(child.stderr.trim().split('\n').pop());
-  return { wallMs, maxRssKb };
+  return { wallMs, maxRssKb, report: JSON.parse(child.stdout) };
 }
 
 /** `klvscope inspect --store DIR --json FILE` as a user runs it (bench/measure-cli.cjs), timed from spawn to exit. */
@@ -214,5 +215,32 @@ if (SECTIONS.has(4)) {
       console.log(`  through the service        first ${fmt(service.first)} ms, second ${fmt(service.second)} ms (POST /automation/file-session/inspect, answered at the client), first / second ${fmt(service.first / service.second, 1)} x`);
     }
     for (const dataDir of folders) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (SECTIONS.has(5)) {
+  // A mission recording at 10 Mb/s with 30 Hz KLV: 20 GB is 4 h 27 min. Generated once (minutes), then kept.
+  const gigabytes = Number(process.env.BENCH_RECORDING_GB ?? 20);
+  const recording = await ensureStream(cacheDir, `klv-${gigabytes}gb`, { durationSeconds: Math.round(gigabytes * 800), bitrate: 10_000_000, klv: { carriage: 'async', rateHz: 30 } }, 'klv30');
+  const size = statSync(recording).size;
+  console.log(`\n5. A ${fmt(size / 1e9, 1)} GB recording (${fmt(size / 1.25e6 / 60)} min at 10 Mb/s): \`klvscope inspect --store\` on a fresh data folder, once, against the plain inspection`);
+  const plain = inspectPlain(recording);
+  console.log(`  plain inspection           ${fmt(plain.wallMs)} ms whole process, ${fmt(mbps(size, plain.wallMs))} MB/s, peak RSS ${fmt(plain.maxRssKb / 1024)} MB`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'klvscope-bench-recording-'));
+  try {
+    const stored = inspectStored(dataDir, recording);
+    console.log(`  first stored inspection    ${fmt(stored.wallMs)} ms whole process (analyze ${fmt(stageMs(stored, 'analyze'))}, ingest with the checks ${fmt(stageMs(stored, 'ingest'))} ms), ${fmt(mbps(size, stored.wallMs))} MB/s, peak RSS ${fmt(stored.maxRssKb / 1024)} MB; ${fmt(stored.wallMs / plain.wallMs, 1)} x the plain one`);
+    const run = runOnce('measure-stored-run.mjs', dataDir, [stored.runId, recording]);
+    const fields = ['packets', 'bytes', 'pesCount', 'pesWithPts', 'pesWithDts', 'pcrCount'];
+    const fromDataset = Object.fromEntries(run.pidStats.map((row) => [row.pid, fields.map((f) => row[f])]));
+    const fromPlain = Object.fromEntries(plain.report.pids.map((p) => [p.pid, fields.map((f) => p[f])]));
+    const same = JSON.stringify(fromDataset) === JSON.stringify(fromPlain);
+    console.log(`  pid-stats dataset          ${same ? 'equals' : 'DIFFERS FROM'} the plain inspection's per-PID counts (${fields.join(', ')}; ${run.pidStats.length} PIDs)`);
+    const lastRow = run.lastPcr[run.lastPcr.length - 1];
+    const lastSame = run.lastPcr.length === 1 && lastRow.pid === run.filesLastPcr.pid && lastRow.pcr27MHz === run.filesLastPcr.pcr27MHz && lastRow.offset === run.filesLastPcr.offset;
+    console.log(`  last page of pcr-values    ${lastSame ? 'is' : 'IS NOT'} the file's last PCR (PID ${lastRow.pid}, ${lastRow.pcr27MHz} at byte ${lastRow.offset}; the file's: PID ${run.filesLastPcr.pid}, ${run.filesLastPcr.pcr27MHz} at byte ${run.filesLastPcr.offset}), both pages read in ${fmt(run.readMs)} ms`);
+    if (!same || !lastSame) process.exitCode = 1;
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
