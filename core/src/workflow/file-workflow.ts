@@ -218,13 +218,13 @@ export class FileWorkflow {
    * 'failed' with its partial parts deleted.
    */
   async ingest(file: FileIdentity, options: StageRunOptions = {}): Promise<IngestPayload> {
-    return (await this.ingestRun(file, options, false)).ingest;
+    return this.ingestRun(file, options, false);
   }
 
   /** `ingest`, with the checks in its pass when `options.through` says `process` follows. */
   private async ingestThrough(file: FileIdentity, options: StageRunOptions): Promise<IngestPayload> {
     const through = options.through ?? 'ingest';
-    return (await this.ingestRun(file, options, WORKFLOW_STAGES.indexOf(through) > WORKFLOW_STAGES.indexOf('ingest'))).ingest;
+    return this.ingestRun(file, options, WORKFLOW_STAGES.indexOf(through) > WORKFLOW_STAGES.indexOf('ingest'));
   }
 
   /**
@@ -233,7 +233,7 @@ export class FileWorkflow {
    * as `process` stores them, and the process payload is cached with the
    * ingest's (both under the run, both in one catalog save).
    */
-  private async ingestRun(file: FileIdentity, options: StageRunOptions, withChecks: boolean): Promise<{ ingest: IngestPayload; process?: ProcessPayload }> {
+  private async ingestRun(file: FileIdentity, options: StageRunOptions, withChecks: boolean): Promise<IngestPayload> {
     const started = performance.now();
     const run = createIngestRun(this.catalog, { hash: file.hash, path: file.path, startedMs: this.now() });
     await this.store.saveCatalog();
@@ -253,15 +253,15 @@ export class FileWorkflow {
       const counts: Record<string, number> = await observations.finish();
       const ingest: IngestPayload = { runId: run.id, counts, bytes: result.bytes, elapsedMs: performance.now() - started };
       const afterRead = performance.now();
-      const process = checks && (await checks.finish(result, afterRead));
+      const processed = checks && (await checks.finish(result, afterRead));
       finishIngestRun(this.catalog, run.id, { status: 'completed', finishedMs: this.now(), counts, timings: { ingestMs: Math.round(ingest.elapsedMs) } });
       putStagePayload(this.catalog, { hash: file.hash, stage: 'ingest', compatibilityKey: this.key.parseKey, payload: ingest, createdMs: this.now() });
-      if (process) {
-        putStagePayload(this.catalog, { hash: file.hash, stage: 'process', compatibilityKey: this.key.checkKey, payload: process, createdMs: this.now() });
+      if (processed) {
+        putStagePayload(this.catalog, { hash: file.hash, stage: 'process', compatibilityKey: this.key.checkKey, payload: processed, createdMs: this.now() });
         this.processedInPass.add(run.id);
       }
       await this.store.saveCatalog();
-      return { ingest, process };
+      return ingest;
     } catch (error) {
       await writer?.abort();
       await checking?.abort();
