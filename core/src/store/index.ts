@@ -12,7 +12,7 @@ export { DatabaseFile, type DatabaseFileOptions } from './database-file.js';
 export { migrateDatabase, schemaVersionOf, type Migration, type MigrationOutcome } from './schema-migrations.js';
 export { inTransaction } from './sql-transaction.js';
 export { CATALOG_MIGRATIONS } from './catalog-schema.js';
-export { RUNS_FOLDER, RUN_INDEX_FILE, StoredRun, runFolderPath, observationPartFile, pointPartFile, deleteStoredRun, type StoredRunOptions, type RunPartOptions } from './stored-run.js';
+export { RUNS_FOLDER, RUN_INDEX_FILE, OPEN_PART_BYTES, StoredRun, runFolderPath, observationPartFile, pointPartFile, deleteStoredRun, type StoredRunOptions, type RunPartOptions } from './stored-run.js';
 export { PartSequence, DEFAULT_PART_BYTES, type PartSequenceOptions } from './part-sequence.js';
 export { createRunObservationWriter, type RunObservationWriter, type RunObservationWriterOptions } from './run-observation-writer.js';
 export { createRunPointWriter, type RunPointWriter } from './run-point-writer.js';
