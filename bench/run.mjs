@@ -15,6 +15,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 /** Section 3 compares two figures that differ by a quarter: more runs, so that its median is not one slow spell of the machine. */
 const CHECK_RUNS = Math.max(RUNS, 9);
 // BENCH_SECTIONS=1,2 runs only those sections.
+// Section 5 (a long recording, BENCH_RECORDING_GB, default 20, stored) runs only when named.
 const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? '1,2,3,4').split(',').map(Number));
 
 /**
@@ -120,10 +121,20 @@ for (const file of [klv200, klv2g]) {
 }
 }
 
-/** `klvscope inspect --store DIR --json FILE` as a user runs it (bench/measure-cli.cjs), timed from spawn to exit. */
-function inspectStored(dataDir, file) {
+/** `klvscope inspect --json FILE` (no store) as a user runs it, timed from spawn to exit, with its report. */
+function inspectPlain(file) {
   const start = process.hrtime.bigint();
-  const child = spawnSync(process.execPath, [...NODE_OPTIONS_OF_THE_CLI, join(here, 'measure-cli.cjs'), 'inspect', '--json', '--fail-on', 'never', '--store', dataDir, file], {
+  const child = spawnSync(process.execPath, [...NODE_OPTIONS_OF_THE_CLI, join(here, 'measure-cli.cjs'), 'inspect', '--json', '--fail-on', 'never', file], { encoding: 'utf8', maxBuffer: 256 << 20 });
+  const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
+  if (child.status !== 0) throw new Error(`inspect failed: ${child.stderr}`);
+  const { maxRssKb } = JSON.parse(child.stderr.trim().split('\n').pop());
+  return { wallMs, maxRssKb, report: JSON.parse(child.stdout) };
+}
+
+/** `klvscope inspect --store DIR --json FILE` as a user runs it (bench/measure-cli.cjs), timed from spawn to exit. */
+function inspectStored(dataDir, file, extra = []) {
+  const start = process.hrtime.bigint();
+  const child = spawnSync(process.execPath, [...NODE_OPTIONS_OF_THE_CLI, join(here, 'measure-cli.cjs'), 'inspect', '--json', '--fail-on', 'never', ...extra, '--store', dataDir, file], {
     encoding: 'utf8',
     maxBuffer: 256 << 20,
   });
@@ -163,34 +174,73 @@ async function inspectThroughService(file, runs) {
 }
 
 if (SECTIONS.has(4)) {
-  console.log('\n4. Store: `klvscope inspect --store` on a fresh data folder, then again on the unchanged file (every stage reused)');
+  console.log('\n4. Store: `klvscope inspect` (no store) against `klvscope inspect --store` of the same file on a fresh data folder, then again on the unchanged file (every stage reused), then after a rule change (process alone, over the stored run)');
   for (const file of [klv200, klv2g]) {
     const size = statSync(file).size;
+    const plains = [];
     const firsts = [];
     const seconds = [];
+    const changed = [];
     const folders = [];
-    // Fewer runs on the long recording: a first inspection of it takes half a minute.
-    const runs = file === klv2g ? Math.min(RUNS, 2) : RUNS;
+    // Fewer runs on the long recording.
+    const runs = file === klv2g ? Math.min(RUNS, 3) : RUNS;
     for (let i = 0; i < runs; i++) {
+      // Interleaved, so that a slow spell of the machine weighs on both.
+      plains.push(inspectPlain(file));
       const dataDir = mkdtempSync(join(tmpdir(), 'klvscope-bench-store-'));
       folders.push(dataDir);
       firsts.push({ ...inspectStored(dataDir, file), dataDir });
       for (let j = 0; j < 3; j++) seconds.push(inspectStored(dataDir, file));
+      changed.push(inspectStored(dataDir, file, ['--profile', 'tr101290']));
     }
-    const first = firsts.sort((a, b) => a.wallMs - b.wallMs)[Math.floor(firsts.length / 2)];
-    const second = seconds.sort((a, b) => a.wallMs - b.wallMs)[Math.floor(seconds.length / 2)];
+    const mid = (list) => [...list].sort((a, b) => a.wallMs - b.wallMs)[Math.floor(list.length / 2)];
+    const spread = (list) => `${fmt(Math.min(...list.map((r) => r.wallMs)))} to ${fmt(Math.max(...list.map((r) => r.wallMs)))} ms`;
+    const plain = mid(plains);
+    const first = mid(firsts);
+    const second = mid(seconds);
     const reused = second.stages.filter((s) => s.reused).map((s) => s.stage).join(', ');
-    console.log(` ${file.split('/').pop()}: ${fmt(size / 1e6, 1)} MB`);
-    console.log(`  first inspection           ${fmt(first.wallMs)} ms whole process (analyze ${fmt(stageMs(first, 'analyze'))}, ingest ${fmt(stageMs(first, 'ingest'))}, process ${fmt(stageMs(first, 'process'))} ms), peak RSS ${fmt(Math.max(...firsts.map((r) => r.maxRssKb)) / 1024)} MB`);
-    console.log(`  ingest                     ${fmt(mbps(size, stageMs(first, 'ingest')))} MB/s of TS (read, demux, KLV decoded, every observation stored and saved)`);
+    const peak = (list) => fmt(Math.max(...list.map((r) => r.maxRssKb)) / 1024);
+    console.log(` ${file.split('/').pop()}: ${fmt(size / 1e6, 1)} MB, ${runs} runs each`);
+    console.log(`  plain inspection           ${fmt(plain.wallMs)} ms whole process (${spread(plains)}), ${fmt(mbps(size, plain.wallMs))} MB/s, peak RSS ${peak(plains)} MB`);
+    console.log(`  first stored inspection    ${fmt(first.wallMs)} ms whole process (${spread(firsts)}; analyze ${fmt(stageMs(first, 'analyze'))}, ingest with the checks ${fmt(stageMs(first, 'ingest'))}, process ${fmt(stageMs(first, 'process'))} ms), ${fmt(mbps(size, first.wallMs))} MB/s, peak RSS ${peak(firsts)} MB`);
+    console.log(`  first stored / plain       ${fmt(first.wallMs / plain.wallMs, 1)} x (pair by pair ${firsts.map((r, i) => fmt(r.wallMs / plains[i].wallMs, 1)).join(', ')})`);
     console.log(`  second inspection          ${fmt(second.wallMs)} ms whole process (reused: ${reused}), peak RSS ${fmt(second.maxRssKb / 1024)} MB`);
     console.log(`  first / second             ${fmt(first.wallMs / second.wallMs, 1)} x`);
+    const exported = measure('measure-export.mjs', first.dataDir, first.runId);
+    const rule = mid(changed.map((r) => ({ ...r, wallMs: stageMs(r, 'process') })));
+    console.log(`  after a rule change        process ${fmt(rule.wallMs)} ms over the stored run (${spread(changed.map((r) => ({ wallMs: stageMs(r, 'process') })))}): ${fmt(exported.observations / (rule.wallMs / 1000))} observations/s (${fmt(exported.observations)}), whole process ${fmt(mid(changed.map((r) => r)).wallMs)} ms, peak RSS ${peak(changed)} MB`);
+    console.log(`  NDJSON export, 9 datasets  ${fmt(exported.rows / (exported.inProcessMs / 1000))} rows/s (${fmt(exported.rows)} rows, ${fmt(exported.bytes / 1e6, 1)} MB of text in ${fmt(exported.inProcessMs)} ms), peak RSS ${fmt(exported.peakRssMb)} MB`);
     if (file === klv200) {
       const service = await inspectThroughService(file, runs);
       console.log(`  through the service        first ${fmt(service.first)} ms, second ${fmt(service.second)} ms (POST /automation/file-session/inspect, answered at the client), first / second ${fmt(service.first / service.second, 1)} x`);
-      const exported = measure('measure-export.mjs', first.dataDir, first.runId);
-      console.log(`  NDJSON export, 9 datasets  ${fmt(exported.rows / (exported.inProcessMs / 1000))} rows/s (${fmt(exported.rows)} rows, ${fmt(exported.bytes / 1e6, 1)} MB of text in ${fmt(exported.inProcessMs)} ms), peak RSS ${fmt(exported.peakRssMb)} MB`);
     }
     for (const dataDir of folders) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (SECTIONS.has(5)) {
+  // A mission recording at 10 Mb/s with 30 Hz KLV: 20 GB is 4 h 27 min. Generated once (minutes), then kept.
+  const gigabytes = Number(process.env.BENCH_RECORDING_GB ?? 20);
+  const recording = await ensureStream(cacheDir, `klv-${gigabytes}gb`, { durationSeconds: Math.round(gigabytes * 800), bitrate: 10_000_000, klv: { carriage: 'async', rateHz: 30 } }, 'klv30');
+  const size = statSync(recording).size;
+  console.log(`\n5. A ${fmt(size / 1e9, 1)} GB recording (${fmt(size / 1.25e6 / 60)} min at 10 Mb/s): \`klvscope inspect --store\` on a fresh data folder, once, against the plain inspection`);
+  const plain = inspectPlain(recording);
+  console.log(`  plain inspection           ${fmt(plain.wallMs)} ms whole process, ${fmt(mbps(size, plain.wallMs))} MB/s, peak RSS ${fmt(plain.maxRssKb / 1024)} MB`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'klvscope-bench-recording-'));
+  try {
+    const stored = inspectStored(dataDir, recording);
+    console.log(`  first stored inspection    ${fmt(stored.wallMs)} ms whole process (analyze ${fmt(stageMs(stored, 'analyze'))}, ingest with the checks ${fmt(stageMs(stored, 'ingest'))} ms), ${fmt(mbps(size, stored.wallMs))} MB/s, peak RSS ${fmt(stored.maxRssKb / 1024)} MB; ${fmt(stored.wallMs / plain.wallMs, 1)} x the plain one`);
+    const run = runOnce('measure-stored-run.mjs', dataDir, [stored.runId, recording]);
+    const fields = ['packets', 'bytes', 'pesCount', 'pesWithPts', 'pesWithDts', 'pcrCount'];
+    const fromDataset = Object.fromEntries(run.pidStats.map((row) => [row.pid, fields.map((f) => row[f])]));
+    const fromPlain = Object.fromEntries(plain.report.pids.map((p) => [p.pid, fields.map((f) => p[f])]));
+    const same = JSON.stringify(fromDataset) === JSON.stringify(fromPlain);
+    console.log(`  pid-stats dataset          ${same ? 'equals' : 'DIFFERS FROM'} the plain inspection's per-PID counts (${fields.join(', ')}; ${run.pidStats.length} PIDs)`);
+    const lastRow = run.lastPcr[run.lastPcr.length - 1];
+    const lastSame = run.lastPcr.length === 1 && lastRow.pid === run.filesLastPcr.pid && lastRow.pcr27MHz === run.filesLastPcr.pcr27MHz && lastRow.offset === run.filesLastPcr.offset;
+    console.log(`  last page of pcr-values    ${lastSame ? 'is' : 'IS NOT'} the file's last PCR (PID ${lastRow.pid}, ${lastRow.pcr27MHz} at byte ${lastRow.offset}; the file's: PID ${run.filesLastPcr.pid}, ${run.filesLastPcr.pcr27MHz} at byte ${run.filesLastPcr.offset}), both pages read in ${fmt(run.readMs)} ms`);
+    if (!same || !lastSame) process.exitCode = 1;
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }

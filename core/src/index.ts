@@ -1,6 +1,7 @@
 export * from './kernel/observations.js';
 export { crc32Mpeg2 } from './ts/crc32.js';
 export { streamTypeName } from './ts/stream-types.js';
+export { TS_ERROR_TYPES } from './ts/ts-error-catalog.js';
 export { TsDemuxer, type DemuxerOptions } from './ts/demuxer.js';
 export { videoCodecOf, videoResolutionOf, type VideoCodec, type VideoResolution } from './ts/video-resolution.js';
 export { VideoResolutionProbe } from './ts/video-resolution-probe.js';
@@ -74,9 +75,6 @@ export {
   type H264AccessUnit,
   type H264ClipSourceOptions,
 } from './gen/index.js';
-export * from './store/index.js';
-export * from './workflow/index.js';
-export * from './store/datasets/index.js';
 export { CodedError, type ErrorBody } from './kernel/coded-error.js';
 // The streaming module's message types, and what else browser code may take from core.
 export * from './browser.js';

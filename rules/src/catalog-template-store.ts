@@ -3,7 +3,7 @@
  * behind the TemplateStore the template functions use. Changes are made in
  * the catalog in memory; the caller saves the catalog (`store.saveCatalog()`).
  */
-import { deleteRuleTemplate, getRuleTemplate, listRuleTemplates, saveRuleTemplate, type SqlDatabase } from '@klvscope/core';
+import { deleteRuleTemplate, getRuleTemplate, listRuleTemplates, saveRuleTemplate, type SqlDatabase } from '@klvscope/core/store';
 import type { RuleSetInput } from './schema.js';
 import type { TemplateStore } from './templates.js';
 

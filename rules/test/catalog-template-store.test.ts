@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Store } from '@klvscope/core';
+import { Store } from '@klvscope/core/store';
 import { CatalogTemplateStore, listTemplates, restoreTemplate, saveTemplate, deleteTemplate } from '../src/index.js';
 import { CHECKS } from './test-checks.js';
 

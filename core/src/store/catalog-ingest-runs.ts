@@ -100,6 +100,13 @@ export function markRunningRunsInterrupted(db: Database): string[] {
   return ids;
 }
 
+export const RETIRED_RUN_ERROR = 'stored before runs were kept in parts; ingest the file again';
+
+/** Ends a completed run whose stored rows are gone (see Store.open): 'failed', so no cached stage reuses it. */
+export function retireIngestRun(db: Database, id: string): boolean {
+  return execute(db, `UPDATE ingest_runs SET status = 'failed', error = $error WHERE id = $id AND status = 'completed'`, { $id: id, $error: RETIRED_RUN_ERROR }) === 1;
+}
+
 export function deleteIngestRun(db: Database, id: string): boolean {
   return execute(db, 'DELETE FROM ingest_runs WHERE id = $id', { $id: id }) === 1;
 }

@@ -19,8 +19,13 @@ import type { DatabaseFile } from './database-file.js';
 /** Databases of one kind kept open at most, unless more are leased at once. */
 const DEFAULT_OPEN_DATABASES = 2;
 
-export interface DatabaseLease {
-  readonly database: DatabaseFile;
+/** What the cache keeps open: a database file, a stored run. */
+export interface Closable {
+  close(): Promise<void>;
+}
+
+export interface DatabaseLease<D extends Closable = DatabaseFile> {
+  readonly database: D;
   /** Gives the database back; it stays open until evicted. Call once. */
   release(): void;
 }
@@ -31,26 +36,26 @@ export interface LeaseFlags {
 }
 
 /** Opens the database of this id; `options` are what the lease was given (`create`, say). */
-type OpenDatabaseById<O> = (id: string, options: O | undefined) => Promise<DatabaseFile>;
+type OpenDatabaseById<O, D> = (id: string, options: O | undefined) => Promise<D>;
 
-interface Entry {
-  opening: Promise<DatabaseFile>;
+interface Entry<D> {
+  opening: Promise<D>;
   leases: number;
   /** Settles when the last exclusive lease asked for is released. */
   writers: Promise<void>;
 }
 
-export class DatabaseCache<O extends object> {
+export class DatabaseCache<O extends object, D extends Closable = DatabaseFile> {
   /** In order of use, least recent first (a Map keeps insertion order: re-inserting moves to the end). */
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<string, Entry<D>>();
 
   constructor(
-    private readonly open: OpenDatabaseById<O>,
+    private readonly open: OpenDatabaseById<O, D>,
     private readonly maxOpen = DEFAULT_OPEN_DATABASES,
   ) {}
 
   /** Leases the database of this id, opening it (with the options the opener takes) if it is not open. */
-  async lease(id: string, options?: O & LeaseFlags): Promise<DatabaseLease> {
+  async lease(id: string, options?: O & LeaseFlags): Promise<DatabaseLease<D>> {
     let entry = this.entries.get(id);
     if (entry) {
       this.entries.delete(id);
@@ -64,7 +69,7 @@ export class DatabaseCache<O extends object> {
     let endTurn = (): void => undefined;
     const turn = held.writers;
     if (exclusive) held.writers = new Promise<void>((resolve) => (endTurn = resolve));
-    let database: DatabaseFile;
+    let database: D;
     try {
       database = await held.opening;
       if (exclusive) await turn;
@@ -88,7 +93,7 @@ export class DatabaseCache<O extends object> {
   }
 
   /** Reads from the database of this id: leased for the read, given back after it, even when it throws. */
-  async read<T>(id: string, read: (database: DatabaseFile) => T): Promise<T> {
+  async read<T>(id: string, read: (database: D) => T): Promise<T> {
     const lease = await this.lease(id);
     try {
       return read(lease.database);
@@ -127,7 +132,7 @@ export class DatabaseCache<O extends object> {
   }
 }
 
-async function closeOpened(entry: Entry): Promise<void> {
+async function closeOpened<D extends Closable>(entry: Entry<D>): Promise<void> {
   const database = await entry.opening.catch(() => undefined);
   await database?.close();
 }

@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import type { Database } from 'sql.js';
 import { removeOrphanedTemporaries, writeFileAtomic } from './atomic-write.js';
 import { migrateDatabase, schemaVersionOf, type Migration, type MigrationOutcome } from './schema-migrations.js';
-import { loadSqlEngine } from './sql-engine.js';
+import { loadSqlEngine, loadedSqlEngine } from './sql-engine.js';
 import { StoreError } from './store-error.js';
 
 export interface DatabaseFileOptions {
@@ -68,6 +68,27 @@ export class DatabaseFile {
       db.close();
       throw error;
     }
+  }
+
+  /**
+   * A new database at `path`, in memory until its first save. Synchronous
+   * (loadSqlEngine() must have settled): a writer starts its next part in
+   * the middle of an observation sink, which cannot wait. The folder must exist.
+   */
+  static startNew(path: string, options: Omit<DatabaseFileOptions, 'create'>): DatabaseFile {
+    const db = new (loadedSqlEngine().Database)();
+    try {
+      return new DatabaseFile(path, options.label, db, migrateDatabase(db, options.migrations, `${options.label} at ${path}`), false);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  /** The database's size as a file (its pages), what a save writes. */
+  get byteSize(): number {
+    const [result] = this.db.exec('SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()');
+    return Number(result.values[0][0]);
   }
 
   get isOpen(): boolean {

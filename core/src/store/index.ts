@@ -1,4 +1,9 @@
-/** The store's public entry (DESIGN.md "store/"). */
+/**
+ * The store's public entry, `@klvscope/core/store` (DESIGN.md "store/"):
+ * apart from the engine's root entry, so that a check, written against
+ * `@klvscope/core`, cannot reach a database through it.
+ */
+export * from './datasets/index.js';
 export { Store, CATALOG_FILE_NAME, type StoreOptions } from './store.js';
 export { StoreError, type StoreErrorCode } from './store-error.js';
 export { defaultDataDir, DATA_DIR_ENV } from './data-dir.js';
@@ -7,7 +12,10 @@ export { DatabaseFile, type DatabaseFileOptions } from './database-file.js';
 export { migrateDatabase, schemaVersionOf, type Migration, type MigrationOutcome } from './schema-migrations.js';
 export { inTransaction } from './sql-transaction.js';
 export { CATALOG_MIGRATIONS } from './catalog-schema.js';
-export { RUN_DATABASE_MIGRATIONS, RUNS_FOLDER, runDatabasePath, openRunDatabase, deleteRunDatabase, type RunDatabaseOptions } from './run-database.js';
+export { RUNS_FOLDER, RUN_INDEX_FILE, OPEN_PART_BYTES, StoredRun, runFolderPath, observationPartFile, pointPartFile, deleteStoredRun, type StoredRunOptions, type RunPartOptions } from './stored-run.js';
+export { PartSequence, DEFAULT_PART_BYTES, type PartSequenceOptions } from './part-sequence.js';
+export { createRunObservationWriter, type RunObservationWriter, type RunObservationWriterOptions } from './run-observation-writer.js';
+export { createRunPointWriter, type RunPointWriter } from './run-point-writer.js';
 export {
   liveDatabasePath,
   openLiveDatabase,
@@ -40,8 +48,19 @@ export { getConfigValue, setConfigValue, readConfig, deleteConfigValue } from '.
 export { saveRuleTemplate, getRuleTemplate, listRuleTemplates, deleteRuleTemplate, type RuleTemplateRow } from './catalog-rule-templates.js';
 export { touchRecentSource, listRecentSources, removeRecentSource, type RecentSourceKind, type RecentSourceRow } from './catalog-recent-sources.js';
 export type { Database as SqlDatabase } from 'sql.js';
-export { createCheckPointWriter, readCheckPoints, deleteCheckPoints, CHECK_POINTS_SCHEMA, type CheckPointWriter, type CheckPointQuery, type CheckPointPage } from './run-check-points.js';
-export type { DatabaseLease, LeaseFlags } from './database-cache.js';
+export {
+  createCheckPointWriter,
+  readCheckPoints,
+  summarizePointPart,
+  CHECK_POINTS_SCHEMA,
+  CHECK_POINTS_MIGRATIONS,
+  type CheckPointWriter,
+  type CheckPointQuery,
+  type CheckPointPage,
+  type PointPartSummary,
+  type PointParts,
+} from './run-check-points.js';
+export type { Closable, DatabaseLease, LeaseFlags } from './database-cache.js';
 export { writeFileAtomic, removeOrphanedTemporaries, type AtomicWriteOptions } from './atomic-write.js';
 export { openRelayDatabase, RELAY_FOLDER, RELAY_DATABASE_FILE_NAME, RELAY_MIGRATIONS, type RelayDatabase } from './relay-database.js';
 export { selectCollection, type CollectionField, type CollectionFilter, type CollectionPage, type CollectionQuery, type CollectionSort, type CollectionTable, type FilterOperator } from './relay-collection-query.js';

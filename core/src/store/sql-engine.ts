@@ -8,13 +8,27 @@ import { createRequire } from 'node:module';
 import type { SqlJsStatic } from 'sql.js';
 
 let engine: Promise<SqlJsStatic> | undefined;
+let started: SqlJsStatic | undefined;
 
 export function loadSqlEngine(): Promise<SqlJsStatic> {
-  engine ??= startEngine().catch((error: unknown) => {
-    engine = undefined; // a failed start (e.g. a missing file) may be retried
-    throw error;
-  });
+  engine ??= startEngine().then(
+    (sql) => (started = sql),
+    (error: unknown) => {
+      engine = undefined; // a failed start (e.g. a missing file) may be retried
+      throw error;
+    },
+  );
   return engine;
+}
+
+/**
+ * The engine once loadSqlEngine() has settled, for the synchronous opening
+ * of a run's parts (a replay or a page goes from one part to the next
+ * without waiting); throws when it has not been loaded.
+ */
+export function loadedSqlEngine(): SqlJsStatic {
+  if (started === undefined) throw new Error('sql.js is not loaded yet: await loadSqlEngine() first');
+  return started;
 }
 
 async function startEngine(): Promise<SqlJsStatic> {

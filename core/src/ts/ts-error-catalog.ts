@@ -23,3 +23,6 @@ export const TS_ERROR_CATALOG: Readonly<Record<TsErrorType, TsErrorEntry>> = {
   'scrambled-packet': { severity: 'info', tr101290: null },
   'truncated-packet': { severity: 'warning', tr101290: null },
 };
+
+/** Every type the TS parser reports (the raw errors dataset's `types` filter accepts exactly these). */
+export const TS_ERROR_TYPES: readonly TsErrorType[] = Object.keys(TS_ERROR_CATALOG) as TsErrorType[];

@@ -38,6 +38,6 @@ export async function deleteFromArchive(store: Store, hashes: readonly string[])
   }
   // The catalog first: a crash between the two leaves run files no row names (harmless), never rows naming no file.
   await store.saveCatalog();
-  for (const id of runFiles) await store.deleteRunDatabase(id);
+  for (const id of runFiles) await store.deleteRun(id);
   return deleted;
 }

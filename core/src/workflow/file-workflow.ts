@@ -5,27 +5,33 @@
  * with the same parser (and, from `process` on, the same checks and rules)
  * is read back instead of run again. `process` re-runs the checks over the
  * observations stored by the latest completed ingest run, not over the file.
+ * When a caller will run `process` right after `ingest` (`through`), the
+ * checks consume the observations as ingest makes them, in one pass over the
+ * file, and store the same points `process` would.
  *
- * Saves: the catalog after each stage, a run's database when it is written;
- * a run is marked completed only after its database is on disk, so a crash
- * or a cancel never leaves a completed run with missing rows.
+ * Saves: the catalog after each stage, a run's parts as they fill
+ * (stored-run.ts); a run is marked completed only after all its parts are on
+ * disk, so a crash or a cancel never leaves a completed run with missing rows.
  */
 import type { Database } from 'sql.js';
 import type { Point } from '../kernel/check-point.js';
+import type { PointSink } from '../kernel/check-run.js';
+import type { SessionResult } from '../kernel/check-session.js';
 import { parseCheckRules } from '../kernel/check-rules.js';
 import type { AnyCheck } from '../kernel/define-check.js';
 import type { Demuxer, DemuxerFactory } from '../kernel/demuxer-factory.js';
 import type { Observation, ObservationKind, ObservationSink } from '../kernel/observations.js';
-import { runObservations, runPipeline, type ByteSource } from '../kernel/pipeline.js';
+import { runObservations, runPipeline, type ByteSource, type PipelineResult, type SourceChunk } from '../kernel/pipeline.js';
 import { KlvSummaryBuilder } from '../klv/klv-summary.js';
 import { createKlvAwareTsDemuxer } from '../klv/st1402-demuxer.js';
 import { InventoryBuilder } from '../ts/inventory.js';
 import { CACHED_STAGES, getStagePayload, putStagePayload, stagePayloadVersion, type CachedStage } from '../store/catalog-stages.js';
 import { createIngestRun, finishIngestRun, getIngestRun, latestCompletedIngestRun, type IngestRunRow } from '../store/catalog-ingest-runs.js';
-import { createCheckPointWriter, deleteCheckPoints } from '../store/run-check-points.js';
 import type { DatabaseLease } from '../store/database-cache.js';
 import type { Store } from '../store/store.js';
-import { createObservationWriter, replayObservations, type ObservationWriter } from '../store/datasets/index.js';
+import type { StoredRun } from '../store/stored-run.js';
+import { createRunObservationWriter, type RunObservationWriter } from '../store/run-observation-writer.js';
+import { createRunPointWriter } from '../store/run-point-writer.js';
 import { WORKFLOW_STAGES, compatibilityKey, stageKey, type CompatibilityKey, type WorkflowStage } from './compatibility-key.js';
 import { identifyFile, type FileIdentity } from './file-identity.js';
 import type { AnalyzePayload, IngestPayload, InspectionResult, ProcessPayload, ProcessedCheck, ReportPayload, StageOutcome } from './stage-payloads.js';
@@ -51,7 +57,7 @@ export interface FileWorkflowOptions {
   clock?: () => number;
 }
 
-export type ProgressPhase = 'hash' | 'analyze' | 'ingest';
+export type ProgressPhase = 'hash' | 'analyze' | 'ingest' | 'process';
 
 /** The payloads of the stages that can be reused, up to the first that cannot. */
 export interface ReusablePayloads {
@@ -70,10 +76,26 @@ export interface StageRunOptions {
   signal?: AbortSignal;
   /**
    * Bytes done of the file in the current phase: 'hash' (an unknown or
-   * changed file), then 'analyze' and 'ingest' (each a read of the file).
-   * `process` reads no file, so it reports none.
+   * changed file), then 'analyze' and 'ingest' (each a read of the file;
+   * the checks run in the ingest's pass when `through` goes past it).
+   * `process` alone reads no file: it reports the stored observations
+   * replayed of the run's total.
    */
-  onProgress?: (bytesDone: number, bytesTotal: number, phase: ProgressPhase) => void;
+  onProgress?: (done: number, total: number, phase: ProgressPhase) => void;
+  /**
+   * The last stage the caller will run. When it is past `ingest` and the
+   * ingest has to run, the checks run in the same pass over the file
+   * (`process` then finds its payload made). Default: the stage asked for.
+   */
+  through?: WorkflowStage;
+}
+
+/** The checks' run over a stored run: where their points go, and the process payload once they are done. */
+interface CheckRun {
+  readonly pointSinks: PointSink[];
+  backlog(): Promise<void> | null;
+  finish(result: SessionResult, started: number): Promise<ProcessPayload>;
+  abort(): Promise<void>;
 }
 
 /** Parsed stage payloads kept (three per file at most: about a hundred files). */
@@ -89,6 +111,8 @@ export class FileWorkflow {
   private readonly now: () => number;
   /** Payloads parsed from the catalog, by file and stage, with the stored version they came from. */
   private readonly parsedPayloads = new Map<string, { version: string } & CachedPayload<unknown>>();
+  /** Runs whose process payload an ingest's pass made, until `runStage('process')` reports it as run. */
+  private readonly processedInPass = new Set<string>();
 
   constructor(options: FileWorkflowOptions) {
     this.store = options.store;
@@ -176,7 +200,7 @@ export class FileWorkflow {
     const klv = new KlvSummaryBuilder();
     let packetSize: number | null = null;
     const sinks = { observe: [(o: Observation) => inventory.observe(o), (o: Observation) => klv.observe(o)], kinds: [...InventoryBuilder.kinds, ...KlvSummaryBuilder.kinds] };
-    await this.readFile(file, 'analyze', options, sinks, (size) => (packetSize = size));
+    await this.readFile(file, 'analyze', options, { sinks, onPacketSize: (size) => (packetSize = size) });
     const built = inventory.build(packetSize);
     if (built.totalPackets === 0) {
       throw new WorkflowError('ERR_NOT_TRANSPORT_STREAM', `${file.path}: not an MPEG-TS stream (no packets of 188, 192 or 204 bytes found)`, { path: file.path });
@@ -188,32 +212,60 @@ export class FileWorkflow {
   }
 
   /**
-   * `ingest`: every observation of the file into a new run database. The
-   * run is 'running' in the catalog (saved) while it works; it becomes
-   * 'completed' only once its database is saved, else 'cancelled' or
-   * 'failed' with its partial database deleted.
+   * `ingest`: every observation of the file into a new stored run. The run
+   * is 'running' in the catalog (saved) while it works; it becomes
+   * 'completed' only once all its parts are saved, else 'cancelled' or
+   * 'failed' with its partial parts deleted.
    */
   async ingest(file: FileIdentity, options: StageRunOptions = {}): Promise<IngestPayload> {
+    return this.ingestRun(file, options, false);
+  }
+
+  /** `ingest`, with the checks in its pass when `options.through` says `process` follows. */
+  private async ingestThrough(file: FileIdentity, options: StageRunOptions): Promise<IngestPayload> {
+    const through = options.through ?? 'ingest';
+    return this.ingestRun(file, options, WORKFLOW_STAGES.indexOf(through) > WORKFLOW_STAGES.indexOf('ingest'));
+  }
+
+  /**
+   * One pass over the file into a new run; with `withChecks`, the checks
+   * consume the observations as they are made and their points are stored
+   * as `process` stores them, and the process payload is cached with the
+   * ingest's (both under the run, both in one catalog save).
+   */
+  private async ingestRun(file: FileIdentity, options: StageRunOptions, withChecks: boolean): Promise<IngestPayload> {
     const started = performance.now();
     const run = createIngestRun(this.catalog, { hash: file.hash, path: file.path, startedMs: this.now() });
     await this.store.saveCatalog();
-    let lease: DatabaseLease | undefined;
-    let writer: ObservationWriter | undefined;
+    let lease: DatabaseLease<StoredRun> | undefined;
+    let writer: RunObservationWriter | undefined;
+    let checking: CheckRun | undefined;
     try {
-      // Leased, not opened and closed: the run stays open for the `process` that follows.
-      lease = await this.store.leaseRunDatabase(run.id, { create: true, exclusive: true });
-      writer = createObservationWriter(lease.database.db);
-      const bytes = await this.readFile(file, 'ingest', options, { observe: [writer.write] });
-      const counts: Record<string, number> = writer.finish();
-      await lease.database.save();
-      const payload: IngestPayload = { runId: run.id, counts, bytes, elapsedMs: performance.now() - started };
-      finishIngestRun(this.catalog, run.id, { status: 'completed', finishedMs: this.now(), counts, timings: { ingestMs: Math.round(payload.elapsedMs) } });
-      putStagePayload(this.catalog, { hash: file.hash, stage: 'ingest', compatibilityKey: this.key.parseKey, payload, createdMs: this.now() });
+      // Leased, not opened and closed: the run stays open for the `process` and the reads that follow.
+      lease = await this.store.leaseRun(run.id, { create: true, exclusive: true });
+      const observations = (writer = createRunObservationWriter(lease.database));
+      const checks = withChecks ? (checking = await this.startChecks(lease.database)) : undefined;
+      const result = await this.readFile(file, 'ingest', options, {
+        sinks: { observe: [observations.write] },
+        checks: checks?.pointSinks,
+        backlog: () => observations.backlog() ?? checks?.backlog() ?? null,
+      });
+      const counts: Record<string, number> = await observations.finish();
+      const ingest: IngestPayload = { runId: run.id, counts, bytes: result.bytes, elapsedMs: performance.now() - started };
+      const afterRead = performance.now();
+      const processed = checks && (await checks.finish(result, afterRead));
+      finishIngestRun(this.catalog, run.id, { status: 'completed', finishedMs: this.now(), counts, timings: { ingestMs: Math.round(ingest.elapsedMs) } });
+      putStagePayload(this.catalog, { hash: file.hash, stage: 'ingest', compatibilityKey: this.key.parseKey, payload: ingest, createdMs: this.now() });
+      if (processed) {
+        putStagePayload(this.catalog, { hash: file.hash, stage: 'process', compatibilityKey: this.key.checkKey, payload: processed, createdMs: this.now() });
+        this.processedInPass.add(run.id);
+      }
       await this.store.saveCatalog();
-      return payload;
+      return ingest;
     } catch (error) {
-      writer?.abort();
-      // Given back before the run's file is deleted (deleting evicts it from the open runs).
+      await writer?.abort();
+      await checking?.abort();
+      // Given back before the run's folder is deleted (deleting evicts it from the open runs).
       lease?.release();
       lease = undefined;
       await this.endRun(run, options.signal?.aborted ? 'cancelled' : 'failed', error);
@@ -228,51 +280,64 @@ export class FileWorkflow {
     const started = performance.now();
     const run = latestCompletedIngestRun(this.catalog, hash);
     if (!run) throw new WorkflowError('ERR_STAGE_NOT_READY', `no completed ingest run for file ${hash}: ingest it first`, { hash });
-    const lease = await this.store.leaseRunDatabase(run.id, { exclusive: true });
-    const database = lease.database;
+    const lease = await this.store.leaseRun(run.id, { exclusive: true });
     try {
-      const points = createCheckPointWriter(database.db, this.key.checkKey);
-      const top = new Map<string, MostSevere>();
-      const keep = (point: Point, checkId: string): void => {
-        if (!point.violation) return;
-        let severest = top.get(checkId);
-        if (!severest) top.set(checkId, (severest = new MostSevere(TOP_VIOLATIONS_PER_CHECK)));
-        severest.add(point);
-      };
+      const stored = lease.database;
+      const checking = await this.startChecks(stored);
+      const total = Object.values(run.counts).reduce((sum, n) => sum + n, 0);
       let result;
       try {
-        result = await runObservations(replayObservations(database.db), {
+        result = await runObservations(stored.replay(), {
           checks: this.checks,
           rules: this.rules,
           keepPoints: false,
-          pointSinks: [(point, checkId) => points.write(point, checkId), keep],
+          pointSinks: checking.pointSinks,
           signal: options.signal,
+          onProgress: (done) => options.onProgress?.(done, total, 'process'),
         });
       } catch (error) {
-        points.abort();
-        deleteCheckPoints(database.db, this.key.checkKey);
+        await checking.abort();
         throw error;
       }
-      const stored = points.finish();
-      await database.save();
-      const checks: ProcessedCheck[] = result.checks.map((check) => ({
-        checkId: check.checkId,
-        version: check.version,
-        title: check.title,
-        rules: check.rules,
-        status: check.status,
-        summary: check.summary,
-        pointsStored: stored[check.checkId] ?? 0,
-        topViolations: top.get(check.checkId)?.points() ?? [],
-        error: check.error ? { message: check.error.message } : null,
-      }));
-      const payload: ProcessPayload = { runId: run.id, checkKey: this.key.checkKey, checks, observations: result.observations, elapsedMs: performance.now() - started };
+      const payload = await checking.finish(result, started);
       putStagePayload(this.catalog, { hash, stage: 'process', compatibilityKey: this.key.checkKey, payload, createdMs: this.now() });
       await this.store.saveCatalog();
       return payload;
     } finally {
       lease.release();
     }
+  }
+
+  /** The checks' points stored into the run under the check key, the severest kept for the payload. */
+  private async startChecks(run: StoredRun): Promise<CheckRun> {
+    const points = await createRunPointWriter(run, this.key.checkKey);
+    const top = new Map<string, MostSevere>();
+    const keep = (point: Point, checkId: string): void => {
+      if (!point.violation) return;
+      let severest = top.get(checkId);
+      if (!severest) top.set(checkId, (severest = new MostSevere(TOP_VIOLATIONS_PER_CHECK)));
+      severest.add(point);
+    };
+    return {
+      pointSinks: [(point, checkId) => points.write(point, checkId), keep],
+      backlog: () => points.backlog(),
+      abort: () => points.abort(),
+      finish: async (result, started) => {
+        const stored = await points.finish();
+        const checks: ProcessedCheck[] = result.checks.map((check) => ({
+          checkId: check.checkId,
+          version: check.version,
+          title: check.title,
+          rules: check.rules,
+          status: check.status,
+          summary: check.summary,
+          pointsStored: stored[check.checkId] ?? 0,
+          topViolations: top.get(check.checkId)?.points() ?? [],
+          error: check.error ? { message: check.error.message } : null,
+        }));
+        return { runId: run.runId, checkKey: this.key.checkKey, checks, observations: result.observations, elapsedMs: performance.now() - started };
+      },
+    };
   }
 
   /** The first stage that cannot be reused for the file under the current key ('report' when all can). */
@@ -302,11 +367,14 @@ export class FileWorkflow {
     let reused = false;
     if (stage === 'report') {
       payload = this.reportFrom(file, reusable);
+    } else if (stage === 'process' && reusable.process && this.processedInPass.delete(reusable.process.runId)) {
+      // Made by the ingest's pass just before: run, not reused; its time is what the pass spent after reading.
+      return { stage, reused: false, elapsedMs: reusable.process.elapsedMs, payload: reusable.process };
     } else if (reusable[stage]) {
       payload = reusable[stage];
       reused = true;
     } else if (stage === 'analyze') payload = await this.analyze(file, options);
-    else if (stage === 'ingest') payload = await this.ingest(file, options);
+    else if (stage === 'ingest') payload = await this.ingestThrough(file, options);
     else payload = await this.process(file.hash, options);
     return { stage, reused, elapsedMs: performance.now() - started, payload };
   }
@@ -333,7 +401,7 @@ export class FileWorkflow {
     const stages: StageOutcome[] = [];
     const payloads: Partial<Record<WorkflowStage, unknown>> = {};
     for (const stage of WORKFLOW_STAGES) {
-      const { payload, ...outcome } = await this.runStage(file, stage, options);
+      const { payload, ...outcome } = await this.runStage(file, stage, { through: 'report', ...options });
       stages.push(outcome);
       payloads[stage] = payload;
     }
@@ -351,13 +419,18 @@ export class FileWorkflow {
     };
   }
 
+  /** One pass over the file: the sinks see every observation; with `checks` (their point sinks), the checks run too. */
   private async readFile(
     file: FileIdentity,
     phase: ProgressPhase,
     options: StageRunOptions,
-    sinks: { observe: ObservationSink[]; kinds?: readonly ObservationKind[] },
-    onPacketSize?: (size: number | null) => void,
-  ): Promise<number> {
+    pass: {
+      sinks: { observe: ObservationSink[]; kinds?: readonly ObservationKind[] };
+      checks?: PointSink[];
+      backlog?: () => Promise<void> | null;
+      onPacketSize?: (size: number | null) => void;
+    },
+  ): Promise<PipelineResult> {
     const total = file.size;
     let demuxer: Demuxer | undefined;
     let source: ByteSource;
@@ -366,22 +439,34 @@ export class FileWorkflow {
     } catch (cause) {
       throw unreadable(file.path, cause);
     }
-    const result = await runPipeline(source, {
-      checks: [],
-      observationSinks: sinks.observe,
-      sinkKinds: sinks.kinds,
+    const result = await runPipeline(pass.backlog ? pacedBy(source, pass.backlog) : source, {
+      checks: pass.checks ? this.checks : [],
+      rules: this.rules,
+      keepPoints: false,
+      pointSinks: pass.checks,
+      observationSinks: pass.sinks.observe,
+      sinkKinds: pass.sinks.kinds,
       demuxerFactory: (sink, made) => (demuxer = this.demuxerFactory(sink, made)),
       onProgress: (done) => options.onProgress?.(done, total, phase),
       signal: options.signal,
     });
-    onPacketSize?.(demuxer?.packetSize ?? null);
-    return result.bytes;
+    pass.onPacketSize?.(demuxer?.packetSize ?? null);
+    return result;
   }
 
   private async endRun(run: IngestRunRow, status: 'cancelled' | 'failed', error: unknown): Promise<void> {
     finishIngestRun(this.catalog, run.id, { status, finishedMs: this.now(), error: error instanceof Error ? error.message : String(error) });
     await this.store.saveCatalog();
-    await this.store.deleteRunDatabase(run.id);
+    await this.store.deleteRun(run.id);
+  }
+}
+
+/** The source's chunks, each handed on once the writers' saves have caught up (so memory stays bounded on a slow disk). */
+async function* pacedBy(source: ByteSource, backlog: () => Promise<void> | null): AsyncGenerator<Uint8Array | SourceChunk, void, undefined> {
+  for await (const chunk of source) {
+    const waiting = backlog();
+    if (waiting !== null) await waiting;
+    yield chunk;
   }
 }
 

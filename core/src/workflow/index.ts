@@ -1,4 +1,4 @@
-/** The workflow's public entry (DESIGN.md "workflow/"). */
+/** The workflow's public entry, `@klvscope/core/workflow` (DESIGN.md "workflow/"), apart from the engine's root entry as the store's is. */
 export { hashFile, type FileHasher, type FileHashOptions } from './file-hash.js';
 export { identifyFile, type FileIdentity, type FileIdentityOptions } from './file-identity.js';
 export { JobQueue, type JobContext, type JobError, type JobKind, type JobProgress, type JobQueueOptions, type JobStatus, type JobView, type JobWork } from './job-queue.js';

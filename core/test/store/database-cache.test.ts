@@ -3,15 +3,17 @@ import { join } from 'node:path';
 import type { Migration } from '../../src/store/schema-migrations.js';
 import { DatabaseCache } from '../../src/store/database-cache.js';
 import type { DatabaseFile } from '../../src/store/database-file.js';
-import { openRunDatabase, type RunDatabaseOptions } from '../../src/store/run-database.js';
+import { openIdDatabase } from '../../src/store/id-database-file.js';
 import { useTemporaryFolder } from './temporary-folder.js';
 
 const NOTES: readonly Migration[] = [{ version: 1, name: 'notes', up: (db) => db.run('CREATE TABLE notes (text TEXT)') }];
 
 describe('DatabaseCache', () => {
   const folder = useTemporaryFolder('klvscope-runs-');
-  /** The run databases of the folder, as the store keeps them. */
-  const runsIn = (maxOpen?: number) => new DatabaseCache<RunDatabaseOptions>((runId, options) => openRunDatabase(folder.path, runId, options), maxOpen);
+  /** Databases of the folder by id, as the store keeps its live sessions'. */
+  type Options = { create?: boolean; migrations?: readonly Migration[] };
+  const runsIn = (maxOpen?: number) =>
+    new DatabaseCache<Options>((id, options) => openIdDatabase(join(folder.path, `${id}.sqlite`), `test ${id}`, options?.migrations ?? NOTES, options?.create ?? false), maxOpen);
 
   it('shares one open database between leases, so what one writes the next sees without a save', async () => {
     const cache = runsIn();
@@ -64,7 +66,7 @@ describe('DatabaseCache', () => {
     expect(error).to.have.property('code', 'ERR_STORE_NOT_FOUND');
     expect(cache.size).to.equal(0);
     const created = await cache.lease('missing', { create: true, migrations: NOTES });
-    expect(created.database.path).to.equal(join(folder.path, 'runs', 'missing.sqlite'));
+    expect(created.database.path).to.equal(join(folder.path, 'missing.sqlite'));
     created.release();
     await cache.closeAll();
   });

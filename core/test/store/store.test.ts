@@ -1,11 +1,9 @@
 import { expect } from 'chai';
-import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createIngestRun, finishIngestRun, getIngestRun, INTERRUPTED_RUN_ERROR, listIngestRuns, latestCompletedIngestRun } from '../../src/store/catalog-ingest-runs.js';
 import { defaultDataDir } from '../../src/store/data-dir.js';
 import { DatabaseFile } from '../../src/store/database-file.js';
-import type { Migration } from '../../src/store/schema-migrations.js';
 import { Store } from '../../src/store/store.js';
 import { StoreError } from '../../src/store/store-error.js';
 import { startChild } from './node-child.js';
@@ -81,42 +79,27 @@ describe('Store', () => {
     await reopened.close();
   });
 
-  it('creates, reopens and deletes a run database at <dataDir>/runs/<runId>.sqlite', async () => {
+  it('creates, reopens and deletes a run at <dataDir>/runs/<runId>/, its index written at once', async () => {
     const store = await Store.open({ dataDir: folder.path });
-    const path = join(folder.path, 'runs', 'run-7.sqlite');
-    expect(store.runDatabasePath('run-7')).to.equal(path);
-    const created = await store.openRunDatabase('run-7', { create: true });
-    expect(existsSync(path)).to.be.true;
+    const path = join(folder.path, 'runs', 'run-7');
+    expect(store.runFolderPath('run-7')).to.equal(path);
+    const created = await store.openRun('run-7', { create: true });
+    expect(await readdir(path)).to.deep.equal(['run.sqlite']);
     await created.close();
-    const reopened = await store.openRunDatabase('run-7');
-    expect(reopened.existed).to.be.true;
+    const reopened = await store.openRun('run-7');
+    expect(reopened.parts).to.deep.equal([]);
     await reopened.close();
-    expect(await store.deleteRunDatabase('run-7')).to.be.true;
-    expect(await store.deleteRunDatabase('run-7')).to.be.false;
-    const missing = await store.openRunDatabase('run-7').catch((e: unknown) => e);
+    expect(await store.deleteRun('run-7')).to.be.true;
+    expect(await store.deleteRun('run-7')).to.be.false;
+    const missing = await store.openRun('run-7').catch((e: unknown) => e);
     expect(missing).to.be.instanceOf(StoreError).with.property('code', 'ERR_STORE_NOT_FOUND');
-    await store.close();
-  });
-
-  it('gives a run database its own migration list', async () => {
-    const datasets: readonly Migration[] = [{ version: 1, name: 'pcr samples', up: (db) => db.run('CREATE TABLE pcr (offset INTEGER, pcr INTEGER)') }];
-    const store = await Store.open({ dataDir: folder.path });
-    const run: DatabaseFile = await store.openRunDatabase('run-8', { create: true, migrations: datasets });
-    run.db.run('INSERT INTO pcr VALUES (188, 27000000)');
-    await run.save();
-    await run.close();
-    const again = await store.openRunDatabase('run-8', { migrations: datasets });
-    expect(again.schemaVersion).to.equal(1);
-    expect(again.db.exec('SELECT * FROM pcr')[0].values).to.deep.equal([[188, 27000000]]);
-    await again.close();
-    expect(store.catalog.db.exec("SELECT name FROM sqlite_master WHERE name = 'pcr'")).to.deep.equal([]);
     await store.close();
   });
 
   it('refuses a run id that could not be a plain file name', async () => {
     const store = await Store.open({ dataDir: folder.path });
     for (const id of ['../catalog', 'a/b', '', '.hidden']) {
-      expect(() => store.runDatabasePath(id), id).to.throw(StoreError).with.property('code', 'ERR_STORE_INVALID_ID');
+      expect(() => store.runFolderPath(id), id).to.throw(StoreError).with.property('code', 'ERR_STORE_INVALID_ID');
     }
     await store.close();
   });

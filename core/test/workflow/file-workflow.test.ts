@@ -10,8 +10,10 @@ import { createKlvAwareTsDemuxer } from '../../src/klv/st1402-demuxer.js';
 import { generateTransportStream, parseFaultSpec } from '../../src/gen/index.js';
 import { getIngestRun, listIngestRuns } from '../../src/store/catalog-ingest-runs.js';
 import { getStagePayload } from '../../src/store/catalog-stages.js';
+import { readDataset } from '../../src/store/datasets/dataset-query.js';
+import { RAW_DATASET_NAMES } from '../../src/store/datasets/raw-datasets.js';
 import { stageKey } from '../../src/workflow/compatibility-key.js';
-import { Store } from '../../src/store/store.js';
+import { Store, type StoreOptions } from '../../src/store/store.js';
 import { FileWorkflow } from '../../src/workflow/file-workflow.js';
 import { JobQueue } from '../../src/workflow/job-queue.js';
 import { WorkflowError } from '../../src/workflow/workflow-error.js';
@@ -71,8 +73,8 @@ describe('FileWorkflow', function () {
     return path;
   }
 
-  async function withStore<T>(work: (store: Store) => Promise<T>): Promise<T> {
-    const store = await Store.open({ dataDir: join(folder.path, 'data') });
+  async function withStore<T>(work: (store: Store) => Promise<T>, options: Omit<StoreOptions, 'dataDir'> = {}): Promise<T> {
+    const store = await Store.open({ dataDir: join(folder.path, 'data'), ...options });
     try {
       return await work(store);
     } finally {
@@ -161,6 +163,40 @@ describe('FileWorkflow', function () {
     expect(stored).to.deep.equal(counts);
     expect(counts['ts-error']).to.be.greaterThan(0);
     expect(result.process.checks.map((c) => c.summary)).to.deep.equal(direct.checks.map((c) => c.summary));
+  });
+
+  it('stores in the ingest\'s pass the points that process alone stores over the stored run, across parts', async () => {
+    const path = await writeStream('p.ts', ['pcr-gap@2', 'klv-checksum@3'], 10);
+    // Parts end after every 200 rows (observations and points alike): the run has many.
+    await withStore(
+      async (store) => {
+        const workflow = new FileWorkflow({ store, files, checks: [pcrGaps, klvCount] });
+        const onePass = await workflow.inspect(path);
+        expect(onePass.stages.map((s) => [s.stage, s.reused])).to.deep.equal([
+          ['analyze', false],
+          ['ingest', false],
+          ['process', false],
+          ['report', false],
+        ]);
+        const runId = onePass.latestIngestRunId;
+        const pointsOf = (checkId: string) => store.readRun(runId, (run) => run.readCheckPoints(onePass.process.checkKey, checkId, { limit: -1, offset: 0 }));
+        const passPoints = [await pointsOf('pcr-gaps'), await pointsOf('klv-count')];
+        expect(passPoints.map((page) => page.total)).to.deep.equal(onePass.process.checks.map((check) => check.pointsStored));
+        expect(passPoints[0].points.some((point) => point.violation)).to.equal(true);
+        expect(passPoints[1].total).to.equal(onePass.ingest.counts['klv-packet']);
+        const parts = await store.readRun(runId, (run) => [run.parts.length, run.pointParts(onePass.process.checkKey)?.parts.length]);
+        expect(parts[0]).to.be.greaterThan(5);
+        expect(parts[1]).to.be.greaterThan(2);
+
+        const alone = await workflow.process(onePass.fileHash);
+        expect(alone.observations).to.equal(onePass.process.observations);
+        const { elapsedMs: _a, ...aloneRest } = alone;
+        const { elapsedMs: _b, ...passRest } = onePass.process;
+        expect(aloneRest).to.deep.equal(passRest);
+        expect([await pointsOf('pcr-gaps'), await pointsOf('klv-count')]).to.deep.equal(passPoints);
+      },
+      { runParts: { partBytes: 1, rowsPerTransaction: 200 } },
+    );
   });
 
   it('a cancelled ingest leaves no completed run and no run file, and the next one completes', async () => {
@@ -266,16 +302,19 @@ describe('FileWorkflow after a crash', function () {
   this.timeout(60_000);
   const folder = useTemporaryFolder();
 
-  it('an ingest killed (SIGKILL) half done is marked interrupted, the completed run survives, and a new ingest completes', async () => {
+  it('an ingest killed (SIGKILL) with several parts saved is marked interrupted and its parts deleted; the completed run survives whole', async () => {
     const { bytes } = generateTransportStream({ durationSeconds: 20, bitrate: 2_000_000, seed: 5, klv: { carriage: 'async' } });
     const path = join(folder.path, 'long.ts');
     await writeFile(path, bytes);
     const dataDir = join(folder.path, 'data');
+    const runParts = { partBytes: 1, rowsPerTransaction: 200 };
     const completed = await (async () => {
-      const store = await Store.open({ dataDir });
+      const store = await Store.open({ dataDir, runParts });
       try {
         const workflow = new FileWorkflow({ store, files, checks: [pcrGaps] });
-        return await workflow.ingest(await workflow.identify(path));
+        const payload = await workflow.ingest(await workflow.identify(path));
+        const datasets = await store.readRun(payload.runId, (run) => RAW_DATASET_NAMES.map((name) => readDataset(run, name, { limit: 100_000 })));
+        return { payload, datasets };
       } finally {
         await store.close();
       }
@@ -283,19 +322,23 @@ describe('FileWorkflow after a crash', function () {
 
     const child = startChild('ingest-until-killed.ts', [dataDir, path]);
     const { runId } = JSON.parse(await child.nextLine()) as { runId: string };
+    const saved = (await readdir(join(dataDir, 'runs', runId))).filter((name) => name.startsWith('observations-'));
     await child.kill();
+    expect(saved.length, 'parts saved before the kill').to.be.greaterThan(2);
 
-    const store = await Store.open({ dataDir });
+    const store = await Store.open({ dataDir, runParts });
     try {
       expect(store.interruptedRunIds).to.deep.equal([runId]);
       expect(getIngestRun(store.catalog.db, runId)?.status).to.equal('interrupted');
-      expect(await readdir(join(dataDir, 'runs')), 'the interrupted run left no file').to.deep.equal([`${completed.runId}.sqlite`]);
-      expect(getIngestRun(store.catalog.db, completed.runId)?.status).to.equal('completed');
+      expect(await readdir(join(dataDir, 'runs')), 'the interrupted run left no file').to.deep.equal([completed.payload.runId]);
+      expect(getIngestRun(store.catalog.db, completed.payload.runId)?.status).to.equal('completed');
+      const datasets = await store.readRun(completed.payload.runId, (run) => RAW_DATASET_NAMES.map((name) => readDataset(run, name, { limit: 100_000 })));
+      expect(datasets, 'the completed run reads back whole').to.deep.equal(completed.datasets);
       const workflow = new FileWorkflow({ store, files, checks: [pcrGaps] });
       const file = await workflow.identify(path);
       expect(file.hashed, 'the file record survived too').to.equal(false);
       const reread = await workflow.ingest(file);
-      expect(reread.counts).to.deep.equal(completed.counts);
+      expect(reread.counts).to.deep.equal(completed.payload.counts);
       const result = await workflow.inspect(path);
       expect(result.latestIngestRunId).to.equal(reread.runId);
     } finally {

@@ -2,7 +2,8 @@
  * `klvscope archive ls|show|rm`: the files analysed into a data folder
  * (--store DIR, else KLVSCOPE_DATA_DIR, else ./data).
  */
-import { Store, archiveEntryDetail, defaultDataDir, deleteFromArchive, findArchiveEntryByPath, listArchive } from '@klvscope/core';
+import { Store, defaultDataDir, findArchiveEntryByPath } from '@klvscope/core/store';
+import { archiveEntryDetail, deleteFromArchive, listArchive } from '@klvscope/core/workflow';
 import { resolve } from 'node:path';
 import { UsageError } from './usage-error.js';
 

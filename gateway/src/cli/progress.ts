@@ -11,20 +11,26 @@ export interface Progress {
 
 /** Work below this many bytes finishes too fast for a bar to help. */
 const MIN_BYTES_FOR_BAR = 32 * 1024 * 1024;
+/** Likewise for stored observations replayed (a stored run's `process`: about a million a second). */
+const MIN_OBSERVATIONS_FOR_BAR = 1_000_000;
 
-export function startProgress(label: string, total: number): Progress {
-  if (!process.stderr.isTTY || total < MIN_BYTES_FOR_BAR) return { update: () => undefined, stop: () => undefined };
+/** What the bar counts: bytes (shown in MB) or stored observations (shown in millions). */
+export type ProgressUnit = 'bytes' | 'observations';
+
+export function startProgress(label: string, total: number, unit: ProgressUnit = 'bytes'): Progress {
+  const minimum = unit === 'bytes' ? MIN_BYTES_FOR_BAR : MIN_OBSERVATIONS_FOR_BAR;
+  if (!process.stderr.isTTY || total < minimum) return { update: () => undefined, stop: () => undefined };
   const bar = new cliProgress.SingleBar(
     {
       stream: process.stderr,
-      format: `${label} [{bar}] {percentage}% | {doneMB}/{totalMB} MB | {eta_formatted} left`,
+      format: `${label} [{bar}] {percentage}% | {doneMB}/{totalMB} ${unit === 'bytes' ? 'MB' : 'M observations'} | {eta_formatted} left`,
       hideCursor: true,
       clearOnComplete: true,
       etaBuffer: 50,
     },
     cliProgress.Presets.shades_classic,
   );
-  const mb = (bytes: number): string => (bytes / 1e6).toFixed(0);
+  const mb = (count: number): string => (count / 1e6).toFixed(unit === 'bytes' ? 0 : 1);
   bar.start(total, 0, { doneMB: '0', totalMB: mb(total) });
   let last = 0;
   return {

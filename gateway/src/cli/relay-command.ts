@@ -3,7 +3,7 @@
  * it stops every channel (marked to start again at the next start), writes
  * the stop record, and exits 0. A second signal exits at once.
  */
-import { defaultDataDir } from '@klvscope/core';
+import { defaultDataDir } from '@klvscope/core/store';
 import { DEFAULT_RELAY_PORT, RELAY_API_PREFIX, RELAY_PORT_ENV } from '../relay/relay-address.js';
 import { startRelayServer, type RunningRelayServer } from '../relay/start-relay-server.js';
 import { portOption } from './port-option.js';

@@ -4,7 +4,7 @@
  * services and closes the store (the catalog flushed, the folder's lock
  * released), and exits 0. A second signal exits at once.
  */
-import { defaultDataDir } from '@klvscope/core';
+import { defaultDataDir } from '@klvscope/core/store';
 import { API_KEY_ENV } from '../inspection/api-key.js';
 import { startInspectionServer, type RunningInspectionServer } from '../inspection/inspection-server.js';
 import { DEFAULT_PORT, PORT_ENV } from '../inspection/service-address.js';

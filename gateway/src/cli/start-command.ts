@@ -5,7 +5,7 @@
  * Prints their URLs; SIGINT or SIGTERM stops them all. The streaming module's
  * `exit` command ends that module only; the others run on until a signal.
  */
-import { defaultDataDir } from '@klvscope/core';
+import { defaultDataDir } from '@klvscope/core/store';
 import { startInspectionServer } from '../inspection/inspection-server.js';
 import { DEFAULT_PORT, PORT_ENV } from '../inspection/service-address.js';
 import { DEFAULT_RELAY_PORT, RELAY_PORT_ENV } from '../relay/relay-address.js';

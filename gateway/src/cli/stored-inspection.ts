@@ -4,7 +4,9 @@
  * current compatibility key are reused (an unchanged file is not even
  * re-hashed); the command says which stages it reused and which it ran.
  */
-import { FileWorkflow, Store, defaultDataDir, readCheckPoints, type InspectionResult, type Point, type ProgressPhase } from '@klvscope/core';
+import { type Point } from '@klvscope/core';
+import { Store, defaultDataDir } from '@klvscope/core/store';
+import { FileWorkflow, type InspectionResult, type ProgressPhase } from '@klvscope/core/workflow';
 import { fileSources } from '../inspection/file-sources.js';
 import type { CliChecks } from './cli-checks.js';
 import { startProgress, type Progress } from './progress.js';
@@ -17,7 +19,8 @@ export interface StoredInspection {
   points: Point[] | null;
 }
 
-const PHASE_LABELS: Readonly<Record<ProgressPhase, string>> = { hash: 'Hashing', analyze: 'Analyzing', ingest: 'Ingesting' };
+/** The checks run in the ingest's pass on a first inspection; alone (after a rule change) over the stored run. */
+const PHASE_LABELS: Readonly<Record<ProgressPhase, string>> = { hash: 'Hashing', analyze: 'Analyzing', ingest: 'Ingesting and checking', process: 'Checking the stored run' };
 
 export async function inspectWithStore(path: string, dataDir: string | true, loadChecks: Promise<CliChecks>, onlyCheck?: string): Promise<StoredInspection> {
   // The store opens (compiling sql.js's WebAssembly in the background) while the checks and rules load.
@@ -43,7 +46,7 @@ export async function inspectWithStore(path: string, dataDir: string | true, loa
           if (current !== phase) {
             progress?.stop();
             phase = current;
-            progress = startProgress(PHASE_LABELS[current], total);
+            progress = startProgress(PHASE_LABELS[current], total, current === 'process' ? 'observations' : 'bytes');
           }
           progress?.update(done);
         },
@@ -63,7 +66,7 @@ async function storedPoints(store: Store, result: InspectionResult, checkId: str
     throw new UsageError(`unknown check '${checkId}' (known: ${result.process.checks.map((c) => c.checkId).join(', ')})`);
   }
   // A negative LIMIT is no limit in SQLite: every point, in order, in one query.
-  return store.readRunDatabase(result.latestIngestRunId, (db) => readCheckPoints(db, result.process.checkKey, checkId, { limit: -1, offset: 0 }).points);
+  return store.readRun(result.latestIngestRunId, (run) => run.readCheckPoints(result.process.checkKey, checkId, { limit: -1, offset: 0 }).points);
 }
 
 /** One line per stage: reused or ran, and how long it took. */

@@ -3,7 +3,7 @@
  * `streamer exit` command; then it stops the source and the recorder, closes
  * every viewer and its sockets, and exits 0. A second signal exits at once.
  */
-import { defaultDataDir } from '@klvscope/core';
+import { defaultDataDir } from '@klvscope/core/store';
 import { startStreamingServer, type RunningStreamingServer } from '../streaming/start-streaming-server.js';
 import { DEFAULT_STREAMING_PORT, STREAM_PORT_ENV, type StreamingConfig } from '../streaming/streaming-config.js';
 import { portOption } from './port-option.js';

@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { defaultDataDir } from '@klvscope/core';
+import { defaultDataDir } from '@klvscope/core/store';
 import { createTRPCClient, createWSClient, wsLink, type TRPCClientError } from '@trpc/client';
 import WebSocket from 'ws';
 import { API_KEY_ENV, API_KEY_FILE_NAME, API_KEY_HEADER } from '../inspection/api-key.js';

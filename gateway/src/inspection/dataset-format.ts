@@ -5,7 +5,7 @@
  * type of highest weight that we make; `*\/*`, `application/*` and a header
  * naming none of ours mean JSON), else JSON.
  */
-import type { DatasetFormat } from '@klvscope/core';
+import type { DatasetFormat } from '@klvscope/core/store';
 
 /** The media types each format answers to in Accept (`application/ndjson` is the newer name of NDJSON). */
 const ACCEPTED: ReadonlyArray<[string, DatasetFormat]> = [

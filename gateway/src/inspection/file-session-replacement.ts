@@ -5,7 +5,7 @@
  * one is open, since a token plays its session's recording only while that
  * session is active. Stopping a file session revokes them as well.
  */
-import type { StageRunOptions, Workspace } from '@klvscope/core';
+import type { StageRunOptions, Workspace } from '@klvscope/core/workflow';
 import type { InspectionDeps } from './inspection-deps.js';
 
 export async function openReplacingActive(

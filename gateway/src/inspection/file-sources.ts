@@ -3,7 +3,7 @@
  * own module so the CLI's `inspect --store` gets it without loading the
  * service's modules.
  */
-import type { FileSourceOpener } from '@klvscope/core';
+import type { FileSourceOpener } from '@klvscope/core/workflow';
 import { fileSize, readFileChunks } from '@klvscope/adapters';
 
 export const fileSources: FileSourceOpener = {

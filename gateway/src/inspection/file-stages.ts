@@ -19,7 +19,7 @@ import {
   type ProcessPayload,
   type ProgressPhase,
   type StageOutcome,
-} from '@klvscope/core';
+} from '@klvscope/core/workflow';
 import type { InspectionDeps } from './inspection-deps.js';
 import { runQueued } from './queued-work.js';
 
@@ -65,7 +65,7 @@ export async function runStagesUpTo<S extends LastStage>(workflow: FileWorkflow,
   const outcomes: StageOutcome[] = [];
   const payloads: Partial<StagePayloads> = {};
   for (const stage of stages) {
-    const { payload, ...outcome } = await workflow.runStage(file, stage, { signal: options.signal, onProgress: meter.onProgress });
+    const { payload, ...outcome } = await workflow.runStage(file, stage, { signal: options.signal, onProgress: meter.onProgress, through: last });
     outcomes.push(outcome);
     Object.assign(payloads, { [stage]: payload });
   }
@@ -107,6 +107,8 @@ class ReadMeter {
   constructor(private readonly report: ((bytesDone: number, bytesTotal: number | null) => void) | undefined) {}
 
   readonly onProgress = (bytesDone: number, bytesTotal: number, phase: ProgressPhase): void => {
+    // `process` alone counts stored observations, not bytes of the file: the job's progress is of its reads.
+    if (phase === 'process') return;
     if (phase !== this.phase) this.closeRead();
     this.phase = phase;
     this.current = bytesDone;

@@ -10,7 +10,9 @@
  * from the store and the settings, stopped in closeInspectionDeps (stop jobs
  * and sessions there, so the store flushes what they wrote last).
  */
-import { FileSessions, JobQueue, type AnyCheck, type FileSourceOpener, type Logger, type Store } from '@klvscope/core';
+import { type AnyCheck, type Logger } from '@klvscope/core';
+import { type Store } from '@klvscope/core/store';
+import { FileSessions, JobQueue, type FileSourceOpener } from '@klvscope/core/workflow';
 import { openLiveSource, type LiveSource } from '@klvscope/adapters';
 import { BUILT_IN_CHECKS } from '@klvscope/plugins';
 import { LicenceState } from '../licence/index.js';

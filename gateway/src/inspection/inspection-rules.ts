@@ -5,7 +5,9 @@
  * set changes nothing); the file workflow follows the current set, so a
  * rule change makes `process` run again over the stored runs.
  */
-import { FileWorkflow, getConfigValue, setConfigValue, type AnyCheck, type FileSourceOpener, type Store } from '@klvscope/core';
+import { type AnyCheck } from '@klvscope/core';
+import { getConfigValue, setConfigValue, type Store } from '@klvscope/core/store';
+import { FileWorkflow, type FileSourceOpener } from '@klvscope/core/workflow';
 import { CatalogTemplateStore, resolveRuleSet, type ResolvedRules, type RuleSetInput } from '@klvscope/rules';
 
 const CURRENT_RULES_CONFIG_KEY = 'rules.current';

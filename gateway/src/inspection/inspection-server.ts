@@ -8,7 +8,8 @@
 import { mkdir } from 'node:fs/promises';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { join } from 'node:path';
-import { Store, defaultDataDir, type AnyCheck } from '@klvscope/core';
+import { type AnyCheck } from '@klvscope/core';
+import { Store, defaultDataDir } from '@klvscope/core/store';
 import type { LiveSource } from '@klvscope/adapters';
 import { LogController, fastify, type FastifyInstance } from 'fastify';
 import { APP_VERSION } from '../app-version.js';

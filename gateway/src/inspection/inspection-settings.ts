@@ -8,7 +8,8 @@
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import * as z from 'zod/mini';
-import { deleteConfigValue, ensureEnglishZodMessages, getConfigValue, setConfigValue, type Logger, type Store } from '@klvscope/core';
+import { ensureEnglishZodMessages, type Logger } from '@klvscope/core';
+import { deleteConfigValue, getConfigValue, setConfigValue, type Store } from '@klvscope/core/store';
 import { applyMergePatch, isJsonObject, withoutEmptyObjects, type JsonObject } from './json-merge-patch.js';
 import { fieldProblems, invalidFields } from './request-validation.js';
 

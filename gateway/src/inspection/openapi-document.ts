@@ -6,7 +6,7 @@
  * with is turned into JSON Schema by zod, so the document cannot drift from
  * what the service accepts.
  */
-import { DATASET_MEDIA_TYPES } from '@klvscope/core';
+import { DATASET_MEDIA_TYPES } from '@klvscope/core/store';
 import * as z from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
 import type { InspectionRoute } from './inspection-route.js';

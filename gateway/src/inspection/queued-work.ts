@@ -6,7 +6,7 @@
  * the waiting requests too. The job's own error (with its details) is what
  * the request answers, not the job view's summary of it.
  */
-import type { JobContext, JobKind, JobQueue } from '@klvscope/core';
+import type { JobContext, JobKind, JobQueue } from '@klvscope/core/workflow';
 import { InspectionError } from './inspection-error.js';
 
 export async function runQueued<R>(jobs: JobQueue, kind: JobKind, subject: string, work: (context: JobContext) => Promise<R>): Promise<R> {

@@ -8,7 +8,8 @@
  */
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { removeOrphanedTemporaries, systemClock, writeFileAtomic, type WallClock } from '@klvscope/core';
+import { systemClock, type WallClock } from '@klvscope/core';
+import { removeOrphanedTemporaries, writeFileAtomic } from '@klvscope/core/store';
 import { LicenceError } from './licence-error.js';
 import { checkLicenceToken, hasExpired, licenceVerdictAt, type LicenceStatus, type LicenceVerdict, type TokenCheck } from './licence-token.js';
 import { loadNodeId } from './node-identity.js';

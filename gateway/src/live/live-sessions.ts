@@ -7,8 +7,8 @@
  * A session left active by a process that ended is marked 'interrupted'.
  */
 import { randomUUID } from 'node:crypto';
+import { type AnyCheck, type Logger } from '@klvscope/core';
 import {
-  WorkflowError,
   appendLiveRows,
   getSession,
   listSessions,
@@ -16,14 +16,13 @@ import {
   readLiveFindings,
   readLiveMetadata,
   touchRecentSource,
-  type AnyCheck,
   type DatabaseFile,
   type LiveRowPage,
-  type Logger,
   type SessionRow,
   type SqlDatabase,
   type Store,
-} from '@klvscope/core';
+} from '@klvscope/core/store';
+import { WorkflowError } from '@klvscope/core/workflow';
 import { isSerialSourceUrl, type LiveSource } from '@klvscope/adapters';
 import type { LiveFinding, LiveMetadataPacket, LiveSessionState, LiveSessionStatus } from './live-records.js';
 import { LiveSession } from './live-session.js';

@@ -1,5 +1,5 @@
 /** The answer of GET /api/bitrates: each channel's latest second, per output and per input PID, and its history. */
-import { listRelayChannels } from '@klvscope/core';
+import { listRelayChannels } from '@klvscope/core/store';
 import type { BitrateReading, PidBitrate } from './bitrate-meter.js';
 import type { RelayService } from './relay-service.js';
 

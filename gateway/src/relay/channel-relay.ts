@@ -8,7 +8,7 @@
  * its sends is reported without touching the others.
  */
 import { UdpDatagramSink, type LiveChunk, type LiveSource } from '@klvscope/adapters';
-import type { RelayChannelDefinition, RelayOutputState } from '@klvscope/core';
+import type { RelayChannelDefinition, RelayOutputState } from '@klvscope/core/store';
 import type { BitrateMeter } from './bitrate-meter.js';
 import type { ChannelState, LogMessageType } from './channel-state.js';
 import { TsRepacker } from './ts-repacker.js';

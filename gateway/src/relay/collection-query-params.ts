@@ -8,7 +8,7 @@
  */
 import * as z from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
-import type { CollectionFilter, CollectionQuery, CollectionSort, CollectionTable, FilterOperator } from '@klvscope/core';
+import type { CollectionFilter, CollectionQuery, CollectionSort, CollectionTable, FilterOperator } from '@klvscope/core/store';
 import { invalidFields, type FieldProblem } from '../inspection/request-validation.js';
 
 export const DEFAULT_COLLECTION_LIMIT = 100;

@@ -7,21 +7,7 @@
  * changes by requests before the answer.
  */
 import type { LiveSource } from '@klvscope/adapters';
-import {
-  RELAY_LOG_MESSAGES,
-  RELAY_SERVER_STATUS,
-  deleteRelayChannel,
-  getRelayChannel,
-  getRelayPlatform,
-  insertRelayRecord,
-  listRelayChannels,
-  setRelayChannelRuntime,
-  type RelayChannelDefinition,
-  type RelayChannelRow,
-  type RelayDatabase,
-  type RelayOutputState,
-  type SqlDatabase,
-} from '@klvscope/core';
+import { RELAY_LOG_MESSAGES, RELAY_SERVER_STATUS, deleteRelayChannel, getRelayChannel, getRelayPlatform, insertRelayRecord, listRelayChannels, setRelayChannelRuntime, type RelayChannelDefinition, type RelayChannelRow, type RelayDatabase, type RelayOutputState, type SqlDatabase } from '@klvscope/core/store';
 import { BitrateMeter } from './bitrate-meter.js';
 import { ChannelRelay } from './channel-relay.js';
 import type { ChannelState, LogMessageType, ServerState } from './channel-state.js';

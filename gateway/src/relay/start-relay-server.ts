@@ -6,7 +6,7 @@
  * at start and at stop; the channels running at the last stop start again.
  * The composition root of the relay: `klvscope relay` calls it.
  */
-import { defaultDataDir, openRelayDatabase } from '@klvscope/core';
+import { defaultDataDir, openRelayDatabase } from '@klvscope/core/store';
 import { openUdpSource, type LiveSource } from '@klvscope/adapters';
 import { LicenceState } from '../licence/index.js';
 import { resolveApiKey, type ApiKey } from '../inspection/api-key.js';

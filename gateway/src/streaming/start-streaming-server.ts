@@ -7,7 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { defaultDataDir } from '@klvscope/core';
+import { defaultDataDir } from '@klvscope/core/store';
 import { openCaptureSource, openLiveSource, Transcoder, TsRecorder, type LiveSource } from '@klvscope/adapters';
 import { LicenceState } from '../licence/index.js';
 import { DEFAULT_HOST } from '../inspection/loopback-host.js';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Store } from '@klvscope/core';
+import { Store } from '@klvscope/core/store';
 import { fixtureOrSkip } from '../../../test-support/fixtures.js';
 import { runCli } from './run-cli.js';
 

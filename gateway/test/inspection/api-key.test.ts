@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Store } from '@klvscope/core';
+import { Store } from '@klvscope/core/store';
 import { apiKeyMatcher } from '../../src/inspection/api-key-guard.js';
 import { generateApiKey, resolveApiKey } from '../../src/inspection/api-key.js';
 import { createInspectionServer } from '../../src/inspection/inspection-server.js';

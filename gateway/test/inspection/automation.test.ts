@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { existsSync, realpathSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { RAW_DATASETS } from '@klvscope/core';
+import { RAW_DATASETS } from '@klvscope/core/store';
 import { fixtureOrSkip } from '../../../test-support/fixtures.js';
 import { fileTestServerForSuite, writeGenerated, type FileTestServer } from './file-test-server.js';
 

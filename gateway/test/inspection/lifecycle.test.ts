@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Store } from '@klvscope/core';
+import { Store } from '@klvscope/core/store';
 import { defineRoute, type RouteModule } from '../../src/inspection/inspection-route.js';
 import { startTestServer, tempDataDir } from './test-server.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Store, touchRecentSource } from '@klvscope/core';
+import { Store, touchRecentSource } from '@klvscope/core/store';
 import { startTestServer, tempDataDir, type CallResult, type TestServer } from './test-server.js';
 
 interface Source {

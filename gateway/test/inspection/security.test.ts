@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { existsSync, readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { Store } from '@klvscope/core';
+import { Store } from '@klvscope/core/store';
 import { inspectionRoutesOf, startInspectionServer } from '../../src/inspection/inspection-server.js';
 import { isLoopbackHost } from '../../src/inspection/loopback-host.js';
 import { startTestServer, tempDataDir, type TestServer } from './test-server.js';

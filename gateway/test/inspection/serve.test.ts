@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Store } from '@klvscope/core';
+import { Store } from '@klvscope/core/store';
 import { repoRoot } from '../../../test-support/fixtures.js';
 import { APP_VERSION } from '../../src/app-version.js';
 import { runCli } from '../cli/run-cli.js';

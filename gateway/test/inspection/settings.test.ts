@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { getConfigValue, setConfigValue, Store } from '@klvscope/core';
+import { getConfigValue, setConfigValue, Store } from '@klvscope/core/store';
 import * as z from 'zod/mini';
 import { applyMergePatch, withoutEmptyObjects } from '../../src/inspection/json-merge-patch.js';
 import { settingsSchema } from '../../src/inspection/inspection-settings.js';

@@ -6,7 +6,7 @@
  * detail-endpoint ids and dataset names are pinned by their own packages'
  * tests (plugins' built-in-checks meta-test, core's raw-datasets test).
  */
-import { RAW_DATASET_NAMES } from '@klvscope/core';
+import { RAW_DATASET_NAMES } from '@klvscope/core/store';
 import { DETAIL_ENDPOINT_IDS } from '@klvscope/plugins';
 
 export const SPEC_ENDPOINTS: readonly string[] = [

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Store } from '@klvscope/core';
+import { Store } from '@klvscope/core/store';
 import { BUILT_IN_CHECKS } from '@klvscope/plugins';
 import { CatalogTemplateStore, PROFILE_NAMES, resolveRuleSet, type RuleSetInput } from '@klvscope/rules';
 import { startTestServer, tempDataDir, type CallResult, type TestServer } from './test-server.js';

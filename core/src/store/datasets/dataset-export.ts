@@ -15,7 +15,8 @@
 import type { Database } from 'sql.js';
 import { csvLine } from './csv-format.js';
 import { DatasetError } from './dataset-error.js';
-import { countDatasetRows, datasetRows, planDatasetQuery, type DatasetQuery, type DatasetQueryOptions } from './dataset-query.js';
+import type { DatasetParts } from './dataset-parts.js';
+import { countDatasetRows, datasetPartsOf, datasetRows, planDatasetQuery, type DatasetQuery, type DatasetQueryOptions } from './dataset-query.js';
 import type { DatasetRow } from './observation-row-codec.js';
 import type { RawDatasetDefinition } from './raw-datasets.js';
 
@@ -101,18 +102,19 @@ function rowFormat(format: DatasetFormat, fields: readonly string[]): RowFormat 
  * ERR_DATASET_INVALID_PARAMETER here, before any text), and returns the
  * export to iterate.
  */
-export function exportDataset(db: Database, name: string, format: string, options: DatasetExportOptions = {}): DatasetExport {
+export function exportDataset(source: Database | DatasetParts, name: string, format: string, options: DatasetExportOptions = {}): DatasetExport {
   const checkedFormat = datasetFormat(format);
   const chunkBytes = chunkSize(options.chunkBytes);
   const query: DatasetQuery = planDatasetQuery(name, options, { defaultLimit: null, maxLimit: Number.MAX_SAFE_INTEGER });
-  const total = countDatasetRows(db, query);
+  const parts = datasetPartsOf(source);
+  const total = countDatasetRows(parts, query);
   const text = rowFormat(checkedFormat, query.dataset.fields);
   let nextCursor: string | null = null;
   let made = 0;
   function* chunks(): Generator<string, void, undefined> {
     made = 0;
     let pending = text.head(total);
-    const rows = datasetRows(db, query);
+    const rows = datasetRows(parts, query);
     try {
       for (let step = rows.next(); ; step = rows.next()) {
         if (step.done === true) {
@@ -152,13 +154,13 @@ export function exportDataset(db: Database, name: string, format: string, option
  * slow client slows the reading, not the memory).
  */
 export async function writeDataset(
-  db: Database,
+  source: Database | DatasetParts,
   name: string,
   options: DatasetExportOptions,
   format: string,
   write: (text: string) => void | Promise<void>,
 ): Promise<DatasetExportSummary> {
-  const output = exportDataset(db, name, format, options);
+  const output = exportDataset(source, name, format, options);
   for (const chunk of output) await write(chunk);
   return { total: output.total, rows: output.rows, nextCursor: output.nextCursor };
 }

@@ -1,7 +1,8 @@
 /**
  * Reading a raw dataset: its parameters checked into one query (filters,
- * keyset or offset paging), the total of the rows the filters match, and
- * the rows themselves, stepped from a statement in `seq` order.
+ * keyset or offset paging), the total of the rows the filters match (from
+ * the parts' summaries, dataset-parts.ts), and the rows themselves, stepped
+ * from a statement in `seq` order, part after part.
  *
  * Empty strings count as absent (`?types=&cursor=` is a first, unfiltered
  * page). A filter the dataset does not take is an error, not ignored: a
@@ -9,10 +10,12 @@
  * ask for.
  */
 import type { Database, SqlValue } from 'sql.js';
-import type { PsiTableType, TsErrorType } from '../../kernel/observations.js';
-import { TS_ERROR_CATALOG } from '../../ts/ts-error-catalog.js';
+import type { PsiTableType } from '../../kernel/observations.js';
+import { TS_ERROR_TYPES } from '../../ts/ts-error-catalog.js';
 import { decodeDatasetCursor, encodeDatasetCursor } from './dataset-cursor.js';
 import { DatasetError } from './dataset-error.js';
+import { FILTER_COLUMNS, partRows, singleDatabaseParts, type DatasetParts } from './dataset-parts.js';
+import { klvFieldRows } from './klv-field-derivation.js';
 import { rowCodecOf, type DatasetRow, type ObservationRowCodec } from './observation-row-codec.js';
 import { rawDataset, type DatasetFilter, type RawDatasetDefinition } from './raw-datasets.js';
 
@@ -22,7 +25,7 @@ export const MAX_DATASET_LIMIT = 100_000;
 /** The table types `tableType` accepts (inspection-service.md, common parameters). */
 export const TABLE_TYPE_FILTER_VALUES: readonly PsiTableType[] = ['PAT', 'PMT'];
 /** The error types `types` accepts: every type the TS parser reports. */
-export const TS_ERROR_TYPES: readonly TsErrorType[] = Object.keys(TS_ERROR_CATALOG) as TsErrorType[];
+export { TS_ERROR_TYPES };
 
 export interface DatasetQueryOptions {
   /** Rows per page: 1 to MAX_DATASET_LIMIT, default DEFAULT_DATASET_LIMIT. Numbers or decimal text (query strings). */
@@ -55,9 +58,8 @@ export interface DatasetPage {
 export interface DatasetQuery {
   readonly dataset: RawDatasetDefinition;
   readonly codec: ObservationRowCodec;
-  /** The filter conditions joined by AND, or '' for none. */
-  readonly filter: string;
-  readonly filterParams: readonly SqlValue[];
+  /** The values of the kind's filter column (FILTER_COLUMNS) that rows must hold, or null for every row. */
+  readonly filterValues: readonly string[] | null;
   /** Rows with a seq above this only (from the cursor), or null. */
   readonly afterSeq: number | null;
   readonly offset: number;
@@ -122,20 +124,16 @@ function errorTypesFilter(types: string | readonly string[]): string[] {
 export function planDatasetQuery(name: string, options: DatasetQueryOptions, paging: DatasetPaging): DatasetQuery {
   const dataset = rawDataset(name);
   const codec: ObservationRowCodec = rowCodecOf(dataset.kind);
-  const conditions: string[] = [];
-  const filterParams: SqlValue[] = [];
+  // A dataset takes one filter at most (assertFilterApplies), on its kind's filter column.
+  let filterValues: string[] | null = null;
   if (given(options.tableType)) {
     assertFilterApplies(dataset, 'tableType', options.tableType);
-    conditions.push('table_type = ?');
-    filterParams.push(tableTypeFilter(options.tableType));
+    filterValues = [tableTypeFilter(options.tableType)];
   }
   if (given(options.types)) {
     assertFilterApplies(dataset, 'types', options.types);
     const types = errorTypesFilter(options.types);
-    if (types.length > 0) {
-      conditions.push(`type IN (${types.map(() => '?').join(', ')})`);
-      filterParams.push(...types);
-    }
+    if (types.length > 0) filterValues = types;
   }
   if (given(options.offset) && given(options.cursor)) {
     throw invalid('cursor', options.cursor, 'give either offset or cursor, not both');
@@ -144,60 +142,99 @@ export function planDatasetQuery(name: string, options: DatasetQueryOptions, pag
   return {
     dataset,
     codec,
-    filter: conditions.join(' AND '),
-    knownTotal: conditions.length === 0 ? (options.unfilteredTotal ?? null) : null,
-    filterParams,
+    filterValues,
+    knownTotal: filterValues === null ? (options.unfilteredTotal ?? null) : null,
     afterSeq: given(options.cursor) ? decodeDatasetCursor(options.cursor) : null,
     offset: given(options.offset) ? wholeNumber('offset', options.offset, 0, Number.MAX_SAFE_INTEGER) : 0,
     limit,
   };
 }
 
-/** How many rows of the dataset the query's filters match (paging aside). */
-export function countDatasetRows(db: Database, query: DatasetQuery): number {
+/** A run's parts, or one database as the only part. */
+export function datasetPartsOf(source: Database | DatasetParts): DatasetParts {
+  return 'parts' in source ? source : singleDatabaseParts(source);
+}
+
+/** How many rows of the dataset the query's filters match (paging aside), from the parts' summaries. */
+export function countDatasetRows(source: DatasetParts, query: DatasetQuery): number {
   if (query.knownTotal !== null) return query.knownTotal;
-  const where = query.filter === '' ? '' : ` WHERE ${query.filter}`;
-  const [result] = db.exec(`SELECT count(*) FROM "${query.codec.table}"${where}`, [...query.filterParams]);
-  return Number(result.values[0][0]);
+  let total = 0;
+  for (const part of source.parts) total += partRows(part, query.dataset.kind, query.filterValues);
+  return total;
 }
 
 /**
- * The query's rows in `seq` order, one statement step at a time. Its return
- * value is the cursor of the next page: null when no row follows.
+ * The query's rows in `seq` order, one statement step at a time, from the
+ * first part that holds any (whole parts are skipped by their counts for an
+ * offset, by their last seq for a cursor) on into the next. Its return value
+ * is the cursor of the next page: null when no row follows.
  */
-export function* datasetRows(db: Database, query: DatasetQuery): Generator<DatasetRow, string | null, undefined> {
-  const conditions = query.filter === '' ? [] : [query.filter];
-  const params: SqlValue[] = [...query.filterParams];
-  if (query.afterSeq !== null) {
-    conditions.push('seq > ?');
-    params.push(query.afterSeq);
-  }
-  // One row beyond the limit tells whether a next page exists; -1 is SQLite's "no limit".
-  params.push(query.limit === null ? -1 : query.limit + 1, query.offset);
-  const where = conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`;
-  const statement = db.prepare(`${query.codec.selectSql}${where} ORDER BY seq LIMIT ? OFFSET ?`, params);
-  try {
-    let delivered = 0;
-    let lastSeq = 0;
-    while (statement.step()) {
-      const row = statement.get();
-      if (delivered === query.limit) return encodeDatasetCursor(lastSeq);
-      lastSeq = row[0] as number;
-      delivered++;
-      yield query.codec.decodeDatasetRow(row);
+export function* datasetRows(source: DatasetParts, query: DatasetQuery): Generator<DatasetRow, string | null, undefined> {
+  const { kind } = query.dataset;
+  const column = FILTER_COLUMNS[kind];
+  const where: string[] = [];
+  if (query.filterValues !== null && column !== undefined) where.push(`"${column}" IN (${query.filterValues.map(() => '?').join(', ')})`);
+  if (query.afterSeq !== null) where.push('seq > ?');
+  const sql = `${query.codec.selectSql}${where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`} ORDER BY seq LIMIT ? OFFSET ?`;
+  const { parts } = source;
+  const rowsIn = parts.map((part) => partRows(part, kind, query.filterValues));
+  let skip = query.offset;
+  let delivered = 0;
+  let lastSeq = 0;
+  for (let index = 0; index < parts.length; index++) {
+    if (rowsIn[index] === 0) continue;
+    if (query.afterSeq !== null && parts[index].lastSeq <= query.afterSeq) continue;
+    // Offset and cursor never come together (planDatasetQuery): an offset counts from the first row.
+    if (skip >= rowsIn[index]) {
+      skip -= rowsIn[index];
+      continue;
     }
-    return null;
+    // A later part with a matching row: the page ended exactly at the end of the one before.
+    if (delivered === query.limit) return encodeDatasetCursor(lastSeq);
+    const params: SqlValue[] = query.filterValues === null ? [] : [...query.filterValues];
+    if (query.afterSeq !== null) params.push(query.afterSeq);
+    // One row beyond the limit tells whether a next page exists; -1 is SQLite's "no limit".
+    params.push(query.limit === null ? -1 : query.limit - delivered + 1, skip);
+    const part = source.open(index);
+    const rows = kind === 'klv-field' ? klvFieldRows(part.db, query.afterSeq) : rowsOf(part.db, query, sql, params);
+    // klv-field rows come partly from the packets' items (klv-field-derivation.ts): their offset is skipped here.
+    let skipHere = kind === 'klv-field' ? skip : 0;
+    skip = 0;
+    try {
+      for (const row of rows) {
+        if (skipHere > 0) {
+          skipHere--;
+          continue;
+        }
+        if (delivered === query.limit) return encodeDatasetCursor(lastSeq);
+        lastSeq = row.seq as number;
+        delivered++;
+        yield row;
+      }
+    } finally {
+      part.release();
+    }
+  }
+  return null;
+}
+
+/** A part's rows of the query's dataset, stepped from its statement (`params` end with the limit and offset). */
+function* rowsOf(db: Database, query: DatasetQuery, sql: string, params: SqlValue[]): Generator<DatasetRow, void, undefined> {
+  const statement = db.prepare(sql, params);
+  try {
+    while (statement.step()) yield query.codec.decodeDatasetRow(statement.get());
   } finally {
     statement.free();
   }
 }
 
 /** One page of a raw dataset (at most MAX_DATASET_LIMIT rows, held in memory; see dataset-export.ts to stream). */
-export function readDataset(db: Database, name: string, options: DatasetQueryOptions = {}): DatasetPage {
+export function readDataset(source: Database | DatasetParts, name: string, options: DatasetQueryOptions = {}): DatasetPage {
+  const parts = datasetPartsOf(source);
   const query = planDatasetQuery(name, options, { defaultLimit: DEFAULT_DATASET_LIMIT, maxLimit: MAX_DATASET_LIMIT });
-  const total = countDatasetRows(db, query);
+  const total = countDatasetRows(parts, query);
   const rows: DatasetRow[] = [];
-  const iterator = datasetRows(db, query);
+  const iterator = datasetRows(parts, query);
   for (let step = iterator.next(); ; step = iterator.next()) {
     if (step.done === true) return { total, rows, nextCursor: step.value };
     rows.push(step.value);

@@ -130,4 +130,8 @@ function migration(version: number, name: string, sql: string): RawDatasetMigrat
  * The run database's migrations, for the store's migrateDatabase (the
  * store's RUN_DATABASE_MIGRATIONS should be these).
  */
-export const RAW_DATASET_MIGRATIONS: readonly RawDatasetMigration[] = [migration(1, 'observation tables', OBSERVATION_TABLES_V1)];
+export const RAW_DATASET_MIGRATIONS: readonly RawDatasetMigration[] = [
+  migration(1, 'observation tables', OBSERVATION_TABLES_V1),
+  // The klv-field observations that follow a metadata packet, kept as its items (klv-field-derivation.ts).
+  migration(2, 'metadata packet fields', 'CREATE TABLE metadata_fields (seq INTEGER PRIMARY KEY, fields INTEGER NOT NULL);'),
+];

@@ -5,6 +5,7 @@ export { OBSERVATION_TABLES, type ObservationTable, type ObservationColumn, type
 export { countObservations, emptyObservationCounts, totalObservations, type ObservationCounts } from './observation-counts.js';
 export { createObservationWriter, DEFAULT_ROWS_PER_TRANSACTION, type ObservationWriter, type ObservationWriterOptions } from './observation-writer.js';
 export { replayObservations } from './observation-replay.js';
+export { summarizePart, singleDatabaseParts, FILTER_COLUMNS, type DatasetPart, type DatasetParts, type PartHandle } from './dataset-parts.js';
 export type { DatasetRow } from './observation-row-codec.js';
 export { RAW_DATASETS, RAW_DATASET_NAMES, rawDataset, isRawDatasetName, type RawDatasetDefinition, type RawDatasetName, type DatasetFilter } from './raw-datasets.js';
 export {

@@ -3,10 +3,13 @@
  * a k-way merge of the per-kind tables on `seq`, each read through its own
  * statement in `seq` order, so no table is ever loaded whole. What comes
  * out is deep-equal, in the same order, to what the writer was given: the
- * `process` stage re-runs the checks over it instead of the file.
+ * `process` stage re-runs the checks over it instead of the file. The
+ * fields a metadata packet keeps as items come right after it
+ * (klv-field-derivation.ts).
  */
 import type { Database, SqlValue, Statement } from 'sql.js';
-import type { Observation } from '../../kernel/observations.js';
+import type { MetadataPacketObservation, Observation } from '../../kernel/observations.js';
+import { DerivedFieldCounts, fieldOfItem } from './klv-field-derivation.js';
 import { OBSERVATION_ROW_CODECS, type ObservationRowCodec } from './observation-row-codec.js';
 
 interface TableCursor {
@@ -23,6 +26,7 @@ interface TableCursor {
  */
 export function* replayObservations(db: Database): Generator<Observation, void, undefined> {
   const cursors: TableCursor[] = [];
+  const itemFields = new DerivedFieldCounts(db);
   try {
     for (const codec of OBSERVATION_ROW_CODECS) {
       const cursor: TableCursor = { codec, statement: db.prepare(`${codec.selectSql} ORDER BY seq`), row: [], seq: 0 };
@@ -41,8 +45,16 @@ export function* replayObservations(db: Database): Generator<Observation, void, 
       for (let i = 0; i < cursors.length; i++) if (i !== first && cursors[i].seq < bound) bound = cursors[i].seq;
       const cursor = cursors[first];
       let more = true;
+      const packets = cursor.codec.kind === 'metadata-packet';
       while (more && cursor.seq < bound) {
-        yield cursor.codec.decodeObservation(cursor.row);
+        const observation = cursor.codec.decodeObservation(cursor.row);
+        yield observation;
+        if (packets) {
+          // Its fields' seqs follow its own: no other table has a row before them.
+          const packet = observation as MetadataPacketObservation;
+          const fields = itemFields.at(cursor.seq);
+          for (let i = 0; i < fields; i++) yield fieldOfItem(packet, packet.items[i]);
+        }
         more = advance(cursor);
       }
       if (!more) {
@@ -52,6 +64,7 @@ export function* replayObservations(db: Database): Generator<Observation, void, 
     }
   } finally {
     for (const cursor of cursors) cursor.statement.free();
+    itemFields.free();
   }
 }
 

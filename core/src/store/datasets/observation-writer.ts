@@ -8,10 +8,11 @@
  * transactions while it is open; the caller saves the file.
  */
 import type { Database, SqlValue, Statement } from 'sql.js';
-import type { Observation, ObservationSink } from '../../kernel/observations.js';
+import type { KlvFieldObservation, MetadataPacketObservation, Observation, ObservationSink } from '../../kernel/observations.js';
 import { observationKindIndex } from '../../kernel/observation-kinds.js';
 import { batchedTransactions } from '../sql-transaction.js';
 import { DatasetError } from './dataset-error.js';
+import { derivedFields, isFieldOfItem, METADATA_FIELDS_TABLE } from './klv-field-derivation.js';
 import { emptyObservationCounts, type ObservationCounts } from './observation-counts.js';
 import { OBSERVATION_ROW_CODECS } from './observation-row-codec.js';
 
@@ -20,6 +21,8 @@ export const DEFAULT_ROWS_PER_TRANSACTION = 10_000;
 export interface ObservationWriterOptions {
   /** Rows per committed transaction; default 10 000. */
   rowsPerTransaction?: number;
+  /** Number the rows after this `seq` (a run's next part); default: after the largest stored. */
+  afterSeq?: number;
 }
 
 export interface ObservationWriter {
@@ -42,8 +45,11 @@ export interface ObservationWriter {
 function lastSeq(db: Database): number {
   const union = OBSERVATION_ROW_CODECS.map((codec) => `SELECT max(seq) AS seq FROM "${codec.table}"`).join(' UNION ALL ');
   const [result] = db.exec(`SELECT coalesce(max(seq), 0) FROM (${union})`);
-  return Number(result.values[0][0]);
+  return Math.max(Number(result.values[0][0]), derivedFields(db).lastSeq);
 }
+
+const METADATA_PACKET = observationKindIndex('metadata-packet');
+const KLV_FIELD = observationKindIndex('klv-field');
 
 export function createObservationWriter(db: Database, options: ObservationWriterOptions = {}): ObservationWriter {
   const rowsPerTransaction = options.rowsPerTransaction ?? DEFAULT_ROWS_PER_TRANSACTION;
@@ -53,8 +59,14 @@ export function createObservationWriter(db: Database, options: ObservationWriter
       value: rowsPerTransaction,
     });
   }
-  let seq = lastSeq(db);
+  let seq = options.afterSeq ?? lastSeq(db);
   const statements: Statement[] = OBSERVATION_ROW_CODECS.map((codec) => db.prepare(codec.insertSql));
+  const fieldsInsert = db.prepare(`INSERT INTO ${METADATA_FIELDS_TABLE} (seq, fields) VALUES (?, ?)`);
+  statements.push(fieldsInsert);
+  // The last metadata packet written and how many of its items followed it as fields (klv-field-derivation.ts).
+  let packet: MetadataPacketObservation | null = null;
+  let packetSeq = 0;
+  let itemFields = 0;
   // One row array per kind, reused: the hot path allocates nothing of its own.
   const rows: SqlValue[][] = OBSERVATION_ROW_CODECS.map((codec) => new Array<SqlValue>(codec.columns.length + 1));
   const perKind = new Array<number>(OBSERVATION_ROW_CODECS.length).fill(0);
@@ -76,18 +88,40 @@ export function createObservationWriter(db: Database, options: ObservationWriter
     for (const statement of statements) statement.free();
   };
 
+  /** Stores how many fields the last packet keeps as items, once they have all come. */
+  const endItemFields = (): void => {
+    if (itemFields > 0) {
+      transactions.beforeRow();
+      fieldsInsert.run([packetSeq, itemFields]);
+      transactions.afterRow();
+    }
+    packet = null;
+    itemFields = 0;
+  };
+
   const write = (observation: Observation): void => {
     assertOpen();
     const index = observationKindIndex(observation.kind);
     if (index < 0) {
       throw new DatasetError('ERR_DATASET_UNSUPPORTED_KIND', `an observation of kind '${String(observation.kind)}' has no table`, { kind: observation.kind });
     }
+    if (index === KLV_FIELD && packet !== null && seq === packetSeq + itemFields && isFieldOfItem(observation as KlvFieldObservation, packet, itemFields)) {
+      seq++;
+      itemFields++;
+      perKind[index]++;
+      return;
+    }
+    endItemFields();
     transactions.beforeRow();
     const row = rows[index];
     OBSERVATION_ROW_CODECS[index].encode(observation, ++seq, row);
     statements[index].run(row);
     perKind[index]++;
     transactions.afterRow();
+    if (index === METADATA_PACKET) {
+      packet = observation as MetadataPacketObservation;
+      packetSeq = seq;
+    }
   };
 
   return {
@@ -95,6 +129,7 @@ export function createObservationWriter(db: Database, options: ObservationWriter
     counts: countsNow,
     finish() {
       assertOpen();
+      endItemFields();
       transactions.commit();
       release();
       return countsNow();

@@ -1,8 +1,9 @@
 /**
  * Child of the crash test, `ingest-until-killed.ts <dataDir> <file>`: opens
- * the store, starts ingesting the file, and prints `{ runId }` once bytes
- * have been read (the run is then 'running' in the saved catalog), slowing
- * the read so the parent's SIGKILL lands in the middle of the ingest.
+ * the store (runs in parts of 200 rows), starts ingesting the file, and
+ * prints `{ runId }` once 1 MB has been read (the run is then 'running' in
+ * the saved catalog, several of its parts saved), slowing the read so the
+ * parent's SIGKILL lands in the middle of the ingest.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -12,7 +13,7 @@ import { Store } from '../../../src/store/store.js';
 import { FileWorkflow } from '../../../src/workflow/file-workflow.js';
 
 const [dataDir, path] = process.argv.slice(2);
-const store = await Store.open({ dataDir });
+const store = await Store.open({ dataDir, runParts: { partBytes: 1, rowsPerTransaction: 200 } });
 const workflow = new FileWorkflow({
   store,
   checks: [],
@@ -32,7 +33,7 @@ const file = await workflow.identify(path);
 let told = false;
 await workflow.ingest(file, {
   onProgress: (done) => {
-    if (told || done < 256 * 1024) return;
+    if (told || done < 1024 * 1024) return;
     told = true;
     const running = listIngestRuns(store.catalog.db, file.hash).find((run) => run.status === 'running');
     process.stdout.write(`${JSON.stringify({ runId: running?.id })}\n`);

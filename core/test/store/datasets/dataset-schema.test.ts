@@ -16,16 +16,16 @@ interface ColumnInfo {
 describe('raw dataset schema', () => {
   const run = useRunDatabase();
 
-  it('is a migration list the store applies, taking a new run database to version 1', () => {
+  it('is a migration list the store applies, taking a new run database to version 2', () => {
     const migrations: readonly Migration[] = RAW_DATASET_MIGRATIONS;
-    expect(migrations.map((m) => m.version)).to.deep.equal([1]);
-    expect(schemaVersionOf(run.db)).to.equal(1);
+    expect(migrations.map((m) => m.version)).to.deep.equal([1, 2]);
+    expect(schemaVersionOf(run.db)).to.equal(2);
   });
 
-  it('creates one table per observation kind, named after the kind', () => {
+  it('creates one table per observation kind, named after the kind, and the metadata packets\' field counts', () => {
     const tables = run.db.exec("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")[0].values.map(([name]) => name);
-    expect(tables).to.have.members(OBSERVATION_KINDS.map((kind) => kind.replaceAll('-', '_')));
-    expect(OBSERVATION_KINDS.map((kind) => OBSERVATION_TABLES[kind].table)).to.have.members(tables);
+    expect(tables).to.have.members([...OBSERVATION_KINDS.map((kind) => kind.replaceAll('-', '_')), 'metadata_fields']);
+    expect([...OBSERVATION_KINDS.map((kind) => OBSERVATION_TABLES[kind].table), 'metadata_fields']).to.have.members(tables);
   });
 
   for (const kind of OBSERVATION_KINDS) {

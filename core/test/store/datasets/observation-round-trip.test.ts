@@ -51,6 +51,24 @@ describe('observation round trip through a run database', function () {
         expect(back).to.deep.equal(observations);
       });
 
+      it('keeps each klv-field as an item of its metadata packet, not as a row of its own', () => {
+        store(run.db, observations);
+        const fields = observations.filter((o) => o.kind === 'klv-field').length;
+        expect(fields).to.be.greaterThan(0);
+        expect(run.db.exec('SELECT count(*) FROM klv_field')[0].values[0][0]).to.equal(0);
+        expect(run.db.exec('SELECT sum(fields) FROM metadata_fields')[0].values[0][0]).to.equal(fields);
+      });
+
+      it('stores a field that is not its packet\'s next item as a row of its own, and replays it where it was', () => {
+        const at = observations.findIndex((o) => o.kind === 'klv-field');
+        const moved = [...observations];
+        const [field] = moved.splice(at, 1);
+        moved.splice(at + 1, 0, { ...field, value: 'not the item' } as Observation);
+        store(run.db, moved);
+        expect(run.db.exec('SELECT count(*) FROM klv_field')[0].values[0][0]).to.be.greaterThan(0);
+        expect(replayed(run.db)).to.deep.equal(moved);
+      });
+
       it('stores as many rows of each kind as the engine emitted', () => {
         store(run.db, observations);
         expect(countObservations(run.db)).to.deep.equal({ ...Object.fromEntries(OBSERVATION_KINDS.map((k) => [k, 0])), ...countByKind(observations) });

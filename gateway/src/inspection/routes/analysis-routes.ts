@@ -6,7 +6,7 @@
  * current parser, else made now by one pass over the file (as a job of the
  * queue, which the request waits for).
  */
-import type { AnalyzePayload } from '@klvscope/core';
+import type { AnalyzePayload } from '@klvscope/core/workflow';
 import * as z from 'zod/mini';
 import { stagesUpTo, type FileStages } from '../file-stages.js';
 import { defineRoute, type RouteModule } from '../inspection-route.js';

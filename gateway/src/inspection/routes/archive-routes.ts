@@ -8,7 +8,8 @@
  * modification time), so it finds the entry of the content the file holds
  * now, also when that content was analysed under another path.
  */
-import { archiveEntryDetail, deleteFromArchive, listArchive, type ArchiveEntry, type ArchiveEntryDetail, type ReportPayload } from '@klvscope/core';
+import { type ArchiveEntry } from '@klvscope/core/store';
+import { archiveEntryDetail, deleteFromArchive, listArchive, type ArchiveEntryDetail, type ReportPayload } from '@klvscope/core/workflow';
 import * as z from 'zod/mini';
 import { fileHashParams, fileHashSchema } from '../file-hash-param.js';
 import type { InspectionDeps } from '../inspection-deps.js';

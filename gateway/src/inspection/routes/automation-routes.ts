@@ -17,14 +17,11 @@ import {
   getIngestRun,
   latestCompletedIngestRun,
   listIngestRuns,
-  stageKey,
   type CachedStage,
   type FileRow,
   type IngestRunRow,
-  type ReportPayload,
-  type StageRunOptions,
-  type Workspace,
-} from '@klvscope/core';
+} from '@klvscope/core/store';
+import { stageKey, type ReportPayload, type StageRunOptions, type Workspace } from '@klvscope/core/workflow';
 import * as z from 'zod/mini';
 import { fileHashParams, fileHashSchema } from '../file-hash-param.js';
 import { openReplacingActive } from '../file-session-replacement.js';

@@ -4,7 +4,7 @@
  * of RAW_DATASETS. The rows leave as they are read from the run database,
  * in chunks of about 64 KiB, at the pace the client takes them (a stream
  * with backpressure), so an export of millions of rows never sits in
- * memory. The run's database is leased for the length of the stream and
+ * memory. The run is leased for the length of the stream and
  * given back at its end, or when the client goes away.
  *
  * Decisions (docs/rest.md): the format is `format=json|ndjson|csv`, else
@@ -16,7 +16,7 @@
  * `X-Next-Cursor` trailer (JSON has it in its body).
  */
 import { Readable } from 'node:stream';
-import { DATASET_FORMATS, RAW_DATASETS, exportDataset, type DatasetExport, type DatabaseLease } from '@klvscope/core';
+import { DATASET_FORMATS, RAW_DATASETS, exportDataset, type DatasetExport, type DatabaseLease, type StoredRun } from '@klvscope/core/store';
 import * as z from 'zod/mini';
 import { datasetFormatOf } from '../dataset-format.js';
 import { InspectionError } from '../inspection-error.js';
@@ -48,7 +48,7 @@ const datasetPageSchema = z.object({
 });
 
 /** The chunks, then the lease given back: at the end, or early when the stream is destroyed (iterator return). */
-function* releasingAtEnd(output: DatasetExport, lease: DatabaseLease): Generator<string, void, undefined> {
+function* releasingAtEnd(output: DatasetExport, lease: DatabaseLease<StoredRun>): Generator<string, void, undefined> {
   try {
     yield* output;
   } finally {
@@ -70,12 +70,12 @@ export const datasetRoutes: RouteModule = (deps) =>
         }
         const { format: formatParameter, ...options } = query;
         const format = datasetFormatOf(formatParameter, request.headers.accept);
-        const lease = await deps.store.leaseRunDatabase(run.id);
+        const lease = await deps.store.leaseRun(run.id);
         let output: DatasetExport;
         try {
           // Checks every parameter and counts the rows before any text: an error here is a whole error response.
           // A completed run's counts are its stored rows (the writer's own counts): an unfiltered query need not count them again.
-          output = exportDataset(lease.database.db, dataset.name, format, { ...options, unfilteredTotal: run.counts[dataset.kind] });
+          output = exportDataset(lease.database, dataset.name, format, { ...options, unfilteredTotal: run.counts[dataset.kind] });
         } catch (error) {
           lease.release();
           throw error;

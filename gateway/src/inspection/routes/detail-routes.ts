@@ -8,7 +8,9 @@
  * The points are those `process` stored in the run database under its
  * check key; the summary is the process payload's.
  */
-import { CoreError, listParameter, readCheckPoints, type CheckSummary, type Point, type ProcessedCheck } from '@klvscope/core';
+import { CoreError, type CheckSummary, type Point } from '@klvscope/core';
+import { listParameter } from '@klvscope/core/store';
+import { type ProcessedCheck } from '@klvscope/core/workflow';
 import { DETAIL_ENDPOINT_IDS, MPEGTS_ERROR_POINT_TYPES, type DetailEndpointId } from '@klvscope/plugins';
 import * as z from 'zod/mini';
 import { stagesUpTo } from '../file-stages.js';
@@ -87,8 +89,8 @@ export const detailRoutes: RouteModule = (deps) =>
         }
         const limit = query.limit ?? DEFAULT_DETAIL_LIMIT;
         const offset = query.offset ?? 0;
-        const page = await deps.store.readRunDatabase(process.runId, (db) =>
-          readCheckPoints(db, process.checkKey, checkId, { types, violationsOnly: query.violations === 'true', limit, offset }),
+        const page = await deps.store.readRun(process.runId, (run) =>
+          run.readCheckPoints(process.checkKey, checkId, { types, violationsOnly: query.violations === 'true', limit, offset }),
         );
         return {
           checkId,

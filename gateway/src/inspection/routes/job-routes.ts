@@ -13,7 +13,16 @@
  *
  * A job id asked for on another kind's path is 404, as an unknown id.
  */
-import { WorkflowError, type IngestPayload, type JobKind, type JobView, type JobWork, type ProcessPayload, type ProcessedCheck, type StageOutcome } from '@klvscope/core';
+import {
+  WorkflowError,
+  type IngestPayload,
+  type JobKind,
+  type JobView,
+  type JobWork,
+  type ProcessPayload,
+  type ProcessedCheck,
+  type StageOutcome,
+} from '@klvscope/core/workflow';
 import * as z from 'zod/mini';
 import { JOB_KIND, runStagesUpTo, stageOptionsOf, type LastStage } from '../file-stages.js';
 import type { InspectionDeps } from '../inspection-deps.js';

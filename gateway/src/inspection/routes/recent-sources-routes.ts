@@ -5,7 +5,7 @@
  * source either, so it is the same 404 as an unknown one.
  */
 import * as z from 'zod/mini';
-import { listRecentSources, removeRecentSource } from '@klvscope/core';
+import { listRecentSources, removeRecentSource } from '@klvscope/core/store';
 import { InspectionError } from '../inspection-error.js';
 import { defineRoute, type RouteModule } from '../inspection-route.js';
 

@@ -8,7 +8,9 @@
  * so far (the latest, when a long session has outgrown its database's
  * bounds). Starting either kind replaces the active session of the other.
  */
-import { CoreError, WorkflowError, readCheckPoints, readDataset, type Point, type ProcessPayload, type Workspace } from '@klvscope/core';
+import { CoreError, type Point } from '@klvscope/core';
+import { readDataset } from '@klvscope/core/store';
+import { WorkflowError, type ProcessPayload, type Workspace } from '@klvscope/core/workflow';
 import * as z from 'zod/mini';
 import { openReplacingActive, stopFileSession } from '../file-session-replacement.js';
 import type { InspectionDeps } from '../inspection-deps.js';
@@ -106,7 +108,7 @@ export const sessionRoutes: RouteModule = (deps) => [
       const session = sessionOf(deps, params.id);
       const runId = session.latestIngestRunId ?? deps.rules.workflow().cached<{ runId: string }>(session.fileHash, 'ingest')?.runId;
       if (!runId) throw notReady(session, 'ingest');
-      const page = await deps.store.readRunDatabase(runId, (db) => readDataset(db, 'klv/metadata-packets', pageOf(query)));
+      const page = await deps.store.readRun(runId, (run) => readDataset(run, 'klv/metadata-packets', pageOf(query)));
       return { sessionId: session.sessionId, ingestRunId: runId, total: page.total, items: page.rows };
     },
   }),
@@ -129,10 +131,10 @@ export const sessionRoutes: RouteModule = (deps) => [
       }
       const findings: Array<Point & { checkId: string }> = [];
       let total = 0;
-      await deps.store.readRunDatabase(process.runId, (db) => {
+      await deps.store.readRun(process.runId, (run) => {
         for (const check of checks) {
           const wanted = Math.max(0, limit - findings.length);
-          const page = readCheckPoints(db, process.checkKey, check.checkId, { violationsOnly: true, limit: wanted, offset: skip });
+          const page = run.readCheckPoints(process.checkKey, check.checkId, { violationsOnly: true, limit: wanted, offset: skip });
           total += page.total;
           // What this check had before the requested offset is skipped; the rest of the offset carries to the next check.
           skip = Math.max(0, skip - page.total);

@@ -1,5 +1,5 @@
 /** The public health and version endpoints (spec "Public"). */
-import { PARSER_VERSION } from '@klvscope/core';
+import { PARSER_VERSION } from '@klvscope/core/workflow';
 import * as z from 'zod/mini';
 import { defineRoute, type RouteModule } from '../inspection-route.js';
 

@@ -4,7 +4,7 @@
  * detection results.
  */
 import * as z from 'zod/mini';
-import { getRelayChannel } from '@klvscope/core';
+import { getRelayChannel } from '@klvscope/core/store';
 import { defineRoute } from '../../inspection/inspection-route.js';
 import { invalidFields } from '../../inspection/request-validation.js';
 import type { RelayRouteModule } from '../relay-context.js';

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
-import { RELAY_PLATFORMS_TABLE, deleteRelayPlatform, getRelayChannel, getRelayPlatform, listRelayPlatforms, putRelayPlatform, type RelayPlatformRow } from '@klvscope/core';
+import { RELAY_PLATFORMS_TABLE, deleteRelayPlatform, getRelayChannel, getRelayPlatform, listRelayPlatforms, putRelayPlatform, type RelayPlatformRow } from '@klvscope/core/store';
 import { defineRoute } from '../../inspection/inspection-route.js';
 import { invalidFields, type FieldProblem } from '../../inspection/request-validation.js';
 import { collectionQueryOf, collectionQuerySchema } from '../collection-query-params.js';

@@ -6,16 +6,7 @@
  */
 import * as z from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
-import {
-  RELAY_LOG_MESSAGES,
-  RELAY_SERVER_STATUS,
-  deleteRelayRecord,
-  getRelayRecord,
-  insertRelayRecord,
-  listRelayRecords,
-  replaceRelayRecord,
-  type RelayRecordCollection,
-} from '@klvscope/core';
+import { RELAY_LOG_MESSAGES, RELAY_SERVER_STATUS, deleteRelayRecord, getRelayRecord, insertRelayRecord, listRelayRecords, replaceRelayRecord, type RelayRecordCollection } from '@klvscope/core/store';
 import { defineRoute, type InspectionRoute } from '../../inspection/inspection-route.js';
 import { invalidFields } from '../../inspection/request-validation.js';
 import { collectionQueryOf, collectionQuerySchema } from '../collection-query-params.js';

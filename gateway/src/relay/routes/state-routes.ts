@@ -5,7 +5,7 @@
  * written at its next change (the relay knows better while it relays).
  */
 import * as z from 'zod/mini';
-import { listRelayChannels, setRelayChannelRuntime, type RelayOutputState } from '@klvscope/core';
+import { listRelayChannels, setRelayChannelRuntime, type RelayOutputState } from '@klvscope/core/store';
 import { defineRoute } from '../../inspection/inspection-route.js';
 import { invalidFields } from '../../inspection/request-validation.js';
 import { CHANNEL_STATES, OUTPUT_STATES } from '../channel-state.js';

@@ -1,0 +1,124 @@
+/**
+ * klv-field observations kept as their metadata packet's items. The KLV
+ * observer emits a packet's fields right after it, one per top-level item in
+ * order, each with the packet's PID, KLV index and position
+ * (klv-packet-observer.ts): three quarters of a run's observations, each a
+ * copy of what the packet's `items` column already holds. The writer stores
+ * a packet's fields as a count beside it (`metadata_fields`: the packet's
+ * seq, how many of its items followed it as fields, at the seqs after it);
+ * replay and the klv/fields dataset make them again from the items. A field
+ * that is not exactly the packet's next item, at the next seq, is stored as
+ * a row of its own, so what comes back is always what was written.
+ */
+import type { Database, SqlValue, Statement } from 'sql.js';
+import type { KlvFieldObservation, KlvItem, MetadataPacketObservation } from '../../kernel/observations.js';
+import { decodeJsonValue } from './lossless-json.js';
+import { rowCodecOf, type DatasetRow } from './observation-row-codec.js';
+
+export const METADATA_FIELDS_TABLE = 'metadata_fields';
+
+/** Whether `field` is exactly what the packet's item `index` makes as a klv-field observation (fieldOfItem). */
+export function isFieldOfItem(field: KlvFieldObservation, packet: MetadataPacketObservation, index: number): boolean {
+  const item = packet.items[index] as KlvItem | undefined;
+  return (
+    item !== undefined &&
+    field.tag === item.tag &&
+    field.name === item.name &&
+    field.rawHex === item.rawHex &&
+    Object.is(field.value, item.value) &&
+    field.units === item.units &&
+    field.pid === packet.pid &&
+    field.klvIndex === packet.klvIndex &&
+    field.offset === packet.offset &&
+    field.packetIndex === packet.packetIndex &&
+    Object.is(field.t, packet.t)
+  );
+}
+
+/** The klv-field observation of one of the packet's items, as the KLV observer makes it. */
+export function fieldOfItem(packet: MetadataPacketObservation, item: KlvItem): KlvFieldObservation {
+  return {
+    kind: 'klv-field',
+    pid: packet.pid,
+    klvIndex: packet.klvIndex,
+    tag: item.tag,
+    name: item.name,
+    rawHex: item.rawHex,
+    value: item.value,
+    units: item.units,
+    offset: packet.offset,
+    packetIndex: packet.packetIndex,
+    t: packet.t,
+  };
+}
+
+/** How many klv-field observations a database keeps as items, and the seq after the last of them (0 for none). */
+export function derivedFields(db: Database): { count: number; lastSeq: number } {
+  const [result] = db.exec(`SELECT coalesce(sum(fields), 0), coalesce(max(seq + fields), 0) FROM ${METADATA_FIELDS_TABLE}`);
+  const [count, lastSeq] = result.values[0] as [number, number];
+  return { count, lastSeq };
+}
+
+/** Reads, in seq order, how many fields each packet keeps as items: `at(seq)` for ascending seqs. */
+export class DerivedFieldCounts {
+  private readonly statement: Statement;
+  private next: [number, number] | null = null;
+  private more = true;
+
+  constructor(db: Database) {
+    this.statement = db.prepare(`SELECT seq, fields FROM ${METADATA_FIELDS_TABLE} ORDER BY seq`);
+  }
+
+  /** The fields kept as items by the packet at `seq` (0 when none); seqs must come in ascending order. */
+  at(seq: number): number {
+    while (this.more && (this.next === null || this.next[0] < seq)) {
+      this.more = this.statement.step();
+      this.next = this.more ? (this.statement.get() as [number, number]) : null;
+    }
+    return this.next !== null && this.next[0] === seq ? this.next[1] : 0;
+  }
+
+  free(): void {
+    this.statement.free();
+  }
+}
+
+const FIELD_CODEC = rowCodecOf('klv-field');
+
+/**
+ * The klv/fields dataset rows of one database after `afterSeq` (null: all),
+ * in seq order: its stored field rows merged with the fields its packets
+ * keep as items.
+ */
+export function* klvFieldRows(db: Database, afterSeq: number | null): Generator<DatasetRow, void, undefined> {
+  const after = afterSeq ?? 0;
+  const stored = db.prepare(`${FIELD_CODEC.selectSql} WHERE seq > ? ORDER BY seq`, [after]);
+  const packets = db.prepare(
+    `SELECT f.seq, f.fields, m."offset", m.packet_index, m.t, m.pid, m.klv_index, m.items FROM ${METADATA_FIELDS_TABLE} f
+     JOIN metadata_packet m ON m.seq = f.seq WHERE f.seq + f.fields > ? ORDER BY f.seq`,
+    [after],
+  );
+  try {
+    let row: SqlValue[] | null = stored.step() ? stored.get() : null;
+    while (packets.step()) {
+      const [seq, fields, offset, packetIndex, t, pid, klvIndex, itemsText] = packets.get() as [number, number, number, number, number | null, number, number, string];
+      // Stored rows before this packet's fields come first.
+      while (row !== null && (row[0] as number) < seq) {
+        yield FIELD_CODEC.decodeDatasetRow(row);
+        row = stored.step() ? stored.get() : null;
+      }
+      const items = decodeJsonValue(itemsText) as KlvItem[];
+      for (let i = Math.max(0, after - seq); i < fields; i++) {
+        const item = items[i];
+        yield { seq: seq + 1 + i, offset, packetIndex, t, pid, klvIndex, tag: item.tag, name: item.name, rawHex: item.rawHex, value: item.value, units: item.units };
+      }
+    }
+    while (row !== null) {
+      yield FIELD_CODEC.decodeDatasetRow(row);
+      row = stored.step() ? stored.get() : null;
+    }
+  } finally {
+    stored.free();
+    packets.free();
+  }
+}
