@@ -9,6 +9,7 @@
 import { defaultDataDir, openRelayDatabase } from '@klvscope/core/store';
 import { openUdpSource, type LiveSource } from '@klvscope/adapters';
 import { LicenceState } from '../licence/index.js';
+import { closeOnce, listenOrExplain, serviceUrl } from '../service-lifecycle.js';
 import { resolveApiKey, type ApiKey } from '../inspection/api-key.js';
 import { DEFAULT_HOST } from '../inspection/loopback-host.js';
 import { loadDocsFiles } from './docs-page.js';
@@ -66,33 +67,19 @@ export async function startRelayServer(options: StartRelayOptions = {}): Promise
     service = new RelayService({ database, openSource, noSignalMs: options.noSignalMs ?? DEFAULT_NO_SIGNAL_MS, onRelayed: options.onRelayed });
     const detector = new StreamDetector(service, openSource);
     const { app } = createRelayApp({ service, detector, licence }, { host, apiKey: apiKey.value, docs: await loadDocsFiles() });
-    const requestedPort = options.port ?? DEFAULT_RELAY_PORT;
-    try {
-      await app.listen({ host, port: requestedPort });
-    } catch (error) {
-      await app.close();
-      const code = (error as NodeJS.ErrnoException).code;
-      const reason = code === 'EADDRINUSE' ? 'the port is in use (another klvscope relay?)' : (error as Error).message;
-      throw new RelayError('ERR_LISTEN_FAILED', `cannot listen on ${host} port ${requestedPort}: ${reason}`, { host, port: requestedPort });
-    }
+    const port = await listenOrExplain(app, host, options.port ?? DEFAULT_RELAY_PORT, 'klvscope relay', (message, details) => new RelayError('ERR_LISTEN_FAILED', message, details));
     const running = service;
     running.recordServerStatus('running');
     const resumed = await running.resume();
-    const port = (app.server.address() as { port: number }).port;
-    let settle: () => void = () => undefined;
-    const closed = new Promise<void>((resolve) => (settle = resolve));
-    let closing: Promise<void> | null = null;
-    const close = (): Promise<void> =>
-      (closing ??= (async () => {
-        try {
-          await app.close();
-          await running.close();
-        } finally {
-          await database.close();
-          settle();
-        }
-      })());
-    return { url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, port, dataDir, apiKey, service: running, resumed, close, closed };
+    const { close, closed } = closeOnce(async () => {
+      try {
+        await app.close();
+        await running.close();
+      } finally {
+        await database.close();
+      }
+    });
+    return { url: serviceUrl(host, port), port, dataDir, apiKey, service: running, resumed, close, closed };
   } catch (error) {
     // A start that failed is a server status record too, with its reason.
     if (service !== null) {

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { defaultDataDir } from '@klvscope/core/store';
 import { openCaptureSource, openLiveSource, Transcoder, TsRecorder, type LiveSource } from '@klvscope/adapters';
 import { LicenceState } from '../licence/index.js';
+import { closeOnce, listenOrExplain, serviceUrl } from '../service-lifecycle.js';
 import { DEFAULT_HOST } from '../inspection/loopback-host.js';
 import { openDemoSource } from './demo-source.js';
 import { loadStaticFiles, type StaticFiles } from './static-files.js';
@@ -94,22 +95,10 @@ export async function startStreamingServer(options: StartStreamingOptions = {}):
     },
     { host, port: options.port ?? DEFAULT_STREAMING_PORT },
   );
-  const requestedPort = options.port ?? DEFAULT_STREAMING_PORT;
-  try {
-    await app.listen({ host, port: requestedPort });
-  } catch (error) {
-    await app.close();
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'EADDRINUSE' ? 'the port is in use (another klvscope stream?)' : (error as Error).message;
-    throw new StreamingError('ERR_LISTEN_FAILED', `cannot listen on ${host} port ${requestedPort}: ${reason}`, { host, port: requestedPort });
-  }
+  const port = await listenOrExplain(app, host, options.port ?? DEFAULT_STREAMING_PORT, 'klvscope stream', (message, details) => new StreamingError('ERR_LISTEN_FAILED', message, details));
   module.startStreaming();
-  const port = (app.server.address() as { port: number }).port;
-  let closing: Promise<void> | null = null;
-  let settle: () => void = () => undefined;
-  const closed = new Promise<void>((resolve) => (settle = resolve));
-  const close = (): Promise<void> => (closing ??= app.close().then(settle));
-  running = { url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, port, dataDir, config, credentials, module, close, closed };
+  const { close, closed } = closeOnce(() => app.close());
+  running = { url: serviceUrl(host, port), port, dataDir, config, credentials, module, close, closed };
   return running;
 }
 
