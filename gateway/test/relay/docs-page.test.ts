@@ -5,41 +5,28 @@
  * OpenAPI document, which is itself a valid OpenAPI 3.1 document made from
  * the routes. The screenshot is kept for a person to look at.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { expect } from 'chai';
+import { chromiumUnavailableReason, launchChromium, saveScreenshot } from '../../../test-support/chromium.js';
 import { RelayClient, makeDataDir, removeDataDir, startTestRelay } from './relay-test-server.js';
 import type { RunningRelayServer } from '../../src/relay/start-relay-server.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-export const DOCS_SCREENSHOT = join(tmpdir(), 'klvscope-artifacts', 'relay-docs.png');
 
 describe('relay: the docs page', function () {
   this.timeout(60_000);
   let dataDir: string;
   let server: RunningRelayServer;
   let client: RelayClient;
-  let profiles: string;
 
   before(async () => {
     dataDir = await makeDataDir();
-    profiles = mkdtempSync(join(tmpdir(), 'klvscope-chromium-'));
     ({ server, client } = await startTestRelay(dataDir));
   });
 
   after(async () => {
     await server?.close();
     await removeDataDir(dataDir);
-    rmSync(profiles, { recursive: true, force: true });
   });
-
-  const chromium = (profile: string, ...args: string[]): Promise<{ stdout: string }> =>
-    promisify(execFile)(CHROMIUM, [...FLAGS, `--user-data-dir=${join(profiles, profile)}`, '--virtual-time-budget=15000', ...args], { timeout: 50_000, maxBuffer: 64 * 1024 * 1024 });
 
   it('serves a valid OpenAPI 3.1 document with every route, the key required on changes only', async () => {
     const document = (await client.get('/openapi.json')).body;
@@ -63,20 +50,27 @@ describe('relay: the docs page', function () {
   });
 
   it('renders in headless Chromium and lists every operation of the document', async function () {
-    if (!existsSync(CHROMIUM)) {
-      console.log(`      skipped: ${CHROMIUM} not installed`);
+    const reason = chromiumUnavailableReason();
+    if (reason !== null) {
+      console.log(`      skipped: ${reason}`);
       this.skip();
     }
     const document = (await client.get('/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
     const expected = Object.entries(document.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`));
-    const { stdout: dom } = await chromium('dom', '--dump-dom', `${server.url}/api/docs/`);
-    const listed = [...dom.matchAll(/opblock-summary-method">([A-Z]+)<\/span>.*?data-path="([^"]+)"/g)].map((m) => `${m[1]} ${m[2]}`);
-    expect(listed).to.have.members(expected);
-    expect(listed.length).to.equal(32);
-    expect(dom).to.include('klvscope channel relay');
-    mkdirSync(join(tmpdir(), 'klvscope-artifacts'), { recursive: true });
-    await chromium('shot', '--window-size=1280,2000', `--screenshot=${DOCS_SCREENSHOT}`, `${server.url}/api/docs/`);
-    expect(statSync(DOCS_SCREENSHOT).size).to.be.above(50_000);
-    console.log(`      screenshot: ${DOCS_SCREENSHOT}`);
+    const browser = await launchChromium({ viewport: { width: 1280, height: 1000 } });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${server.url}/api/docs/`);
+      await page.waitForSelector('.opblock-summary-method', { timeout: 30_000 });
+      const listed = await page.$$eval('.opblock', (blocks) =>
+        blocks.map((block) => `${block.querySelector('.opblock-summary-method')?.textContent ?? ''} ${block.querySelector('[data-path]')?.getAttribute('data-path') ?? ''}`),
+      );
+      expect(listed).to.have.members(expected);
+      expect(listed.length).to.equal(32);
+      expect(await page.textContent('body')).to.include('klvscope channel relay');
+      console.log(`      screenshot: ${await saveScreenshot(page, 'relay-docs')}`);
+    } finally {
+      await browser.close();
+    }
   });
 });
