@@ -7,6 +7,9 @@
  * in order with the bytes.
  */
 
+/** The close code of a viewer refused past the module's viewer limit (RFC 6455 7.4.1: try again later), with the reason as text. */
+export const VIEWER_LIMIT_CLOSE_CODE = 1013;
+
 /** The key MISB ST 0601 values of one metadata packet, in the units named; null where the packet lacks the item. */
 export interface FrameKlvValues {
   /** Item 2, microseconds since 1970-01-01T00:00:00Z. */

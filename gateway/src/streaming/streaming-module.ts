@@ -8,12 +8,12 @@
  * over at the next random access point (the sender's clocks may have
  * started again).
  */
-import { TS_PACKET_SIZE, TS_SYNC_BYTE, type RecorderStatus, type SourceState, type SourceStatus, type StreamKlvMessage, type StreamStatusMessage } from '@klvscope/core';
+import { TS_PACKET_SIZE, TS_SYNC_BYTE, VIEWER_LIMIT_CLOSE_CODE, type RecorderStatus, type SourceState, type SourceStatus, type StreamKlvMessage, type StreamStatusMessage } from '@klvscope/core';
 import { epochNow, type LiveChunk, type LiveSource } from '@klvscope/adapters';
 import type { WebSocket } from 'ws';
 import { StreamAnalysis } from './stream-analysis.js';
 import type { StreamingConfig } from './streaming-config.js';
-import { CLOSE_TRY_LATER, ViewerFanout } from './viewer-fanout.js';
+import { ViewerFanout } from './viewer-fanout.js';
 import type { StreamRecorder } from './stream-recorder.js';
 import { chooseVideoPath, type OpenTranscoder, type VideoPath } from './video-transcoding.js';
 
@@ -117,7 +117,7 @@ export class StreamingModule {
   /** A viewer's WebSocket: refused (close 1013) past the viewer limit. */
   addViewer(socket: WebSocket): void {
     if (this.fanout.count >= this.config.concurrentClients) {
-      socket.close(CLOSE_TRY_LATER, `the viewer limit of ${this.config.concurrentClients} is reached: try again later`);
+      socket.close(VIEWER_LIMIT_CLOSE_CODE, `the viewer limit of ${this.config.concurrentClients} is reached: try again later`);
       return;
     }
     this.fanout.add(socket);

@@ -7,7 +7,7 @@
  *   by a `hello` giving the PTS it starts at (docs/streaming.md);
  * - bytes and JSON messages go out in order, without waiting: a viewer whose
  *   unsent data passes `maxBufferedBytes` has stopped reading, and is
- *   dropped (close code 1008) rather than slowing the rest or growing memory.
+ *   dropped (its connection cut) rather than slowing the rest or growing memory.
  */
 import { epochNow } from '@klvscope/adapters';
 import type { StreamHelloMessage, StreamMessage } from '@klvscope/core';
@@ -19,9 +19,6 @@ const SYNC = 0x47;
 const PAT_PID = 0;
 /** A viewer that waited this long for a random access point starts at the next PES start anyway (a stream without RAI flags or keyframes). */
 const MAX_WAIT_FOR_RANDOM_ACCESS_MS = 3_000;
-/** WebSocket close codes (RFC 6455 7.4.1): policy violation (the viewer stopped reading), try again later (the viewer limit). */
-export const CLOSE_TOO_SLOW = 1008;
-export const CLOSE_TRY_LATER = 1013;
 
 export interface FanoutOptions {
   /** Unsent bytes a viewer may have before it is dropped. */

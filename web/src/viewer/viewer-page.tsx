@@ -5,7 +5,7 @@
  * it. Metadata messages go into a buffer ordered by PTS; every frame put on
  * screen picks its packet there (klv-frame-buffer.ts).
  */
-import type { RecorderStatus, StreamHelloMessage, StreamKlvMessage, StreamMessage, StreamStatusMessage } from '@klvscope/core/browser';
+import { VIEWER_LIMIT_CLOSE_CODE, type RecorderStatus, type StreamHelloMessage, type StreamKlvMessage, type StreamMessage, type StreamStatusMessage } from '@klvscope/core/browser';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ClockJumpWatch } from './clock-jump-watch.js';
 import { KlvFrameBuffer } from './klv-frame-buffer.js';
@@ -18,9 +18,6 @@ import { TrackMap } from './track-map.js';
 import { VideoPanel, type PresentedFrame } from './video-panel.js';
 import { fetchInfo, fetchRecorderState, streamSocketUrl, type StreamInfo } from './viewer-api.js';
 import type { ViewerProbe } from './viewer-probe.js';
-
-/** WebSocket close code (RFC 6455 7.4.1) the module uses when the viewer limit is reached. */
-const CLOSE_TRY_LATER = 1013;
 
 /** The frame on screen, on the connection's unwrapped PTS line. */
 interface ShownFrame {
@@ -198,7 +195,7 @@ function noticeOf(
   infoError: string | null,
 ): string | null {
   if (closed !== null) {
-    if (closed.code === CLOSE_TRY_LATER) return `The module refused this viewer: ${closed.reason || 'too many viewers, try again later'}.`;
+    if (closed.code === VIEWER_LIMIT_CLOSE_CODE) return `The module refused this viewer: ${closed.reason || 'too many viewers, try again later'}.`;
     return `The stream ended (WebSocket closed, code ${closed.code}${closed.reason ? `: ${closed.reason}` : ''}). Reload the page to reconnect.`;
   }
   if (hello?.noPictureReason) return `No picture: ${hello.noPictureReason}`;
