@@ -5,7 +5,7 @@
  * released), and exits 0. A second signal exits at once.
  */
 import { defaultDataDir } from '@klvscope/core/store';
-import { API_KEY_ENV } from '../inspection/api-key.js';
+import { API_KEY_ENV } from '../http/api-key.js';
 import { startInspectionServer, type RunningInspectionServer } from '../inspection/inspection-server.js';
 import { DEFAULT_PORT, PORT_ENV } from '../inspection/service-address.js';
 import { loadConfiguredChecks } from './cli-checks.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { defaultDataDir } from '@klvscope/core/store';
 import { createTRPCClient, createWSClient, wsLink, type TRPCClientError } from '@trpc/client';
 import WebSocket from 'ws';
-import { API_KEY_ENV, API_KEY_FILE_NAME, API_KEY_HEADER } from '../inspection/api-key.js';
+import { API_KEY_ENV, API_KEY_FILE_NAME, API_KEY_HEADER } from '../http/api-key.js';
 import { API_PREFIX, DEFAULT_PORT, LIVE_CHANNEL_PATH, PORT_ENV } from '../inspection/service-address.js';
 import type { LiveFinding } from '../live/live-records.js';
 import type { LiveRouter } from '../live/live-router.js';

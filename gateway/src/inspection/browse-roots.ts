@@ -8,7 +8,7 @@
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { InspectionError } from './inspection-error.js';
-import { invalidFields, type FieldProblem } from './request-validation.js';
+import { invalidFields, type FieldProblem } from '../http/request-validation.js';
 
 /** Longer paths are refused outright (PATH_MAX on Linux). */
 export const MAX_PATH_LENGTH = 4096;

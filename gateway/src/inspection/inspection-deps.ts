@@ -17,7 +17,7 @@ import { openLiveSource, type LiveSource } from '@klvscope/adapters';
 import { BUILT_IN_CHECKS } from '@klvscope/plugins';
 import { LicenceState } from '../licence/index.js';
 import { LiveSessions } from '../live/live-sessions.js';
-import type { ApiKeySource } from './api-key.js';
+import type { ApiKeySource } from '../http/api-key.js';
 import { fileSources } from './file-sources.js';
 import { InspectionRules } from './inspection-rules.js';
 import { PlaybackTokens } from './playback-tokens.js';

@@ -1,5 +1,5 @@
 /** The route files of the inspection service, mounted in this order under /api/v1. */
-import type { RouteModule } from './inspection-route.js';
+import type { RouteModule } from '../http/service-route.js';
 import { analysisRoutes } from './routes/analysis-routes.js';
 import { archiveRoutes } from './routes/archive-routes.js';
 import { authRoutes } from './routes/auth-routes.js';

@@ -13,26 +13,26 @@ import { Store, defaultDataDir } from '@klvscope/core/store';
 import type { LiveSource } from '@klvscope/adapters';
 import { LogController, fastify, type FastifyInstance } from 'fastify';
 import { APP_VERSION } from '../app-version.js';
-import { installApiKeyGuard } from './api-key-guard.js';
-import { resolveApiKey } from './api-key.js';
-import { answerClientError } from './client-error.js';
-import { installErrorHandling, sendError } from './error-response.js';
-import { installHostHeaderGuard } from './host-header-guard.js';
+import { installApiKeyGuard } from '../http/api-key-guard.js';
+import { resolveApiKey } from '../http/api-key.js';
+import { answerClientError } from '../http/client-error.js';
+import { installErrorHandling, sendError } from '../http/error-response.js';
+import { installHostHeaderGuard } from '../http/host-header-guard.js';
 import { installLicenceHeader, logLicenceMode, setLicenceHeader } from './licence-announcement.js';
 import { closeInspectionDeps, createInspectionDeps, type ApiKeyInfo, type InspectionDeps } from './inspection-deps.js';
 import { InspectionError } from './inspection-error.js';
-import type { RouteModule } from './inspection-route.js';
+import type { RouteModule } from '../http/service-route.js';
 import { INSPECTION_ROUTE_MODULES } from './inspection-routes.js';
 import { defaultSettings, type Settings } from './inspection-settings.js';
-import { assertLoopbackHost, DEFAULT_HOST, IPV6_LOOPBACK } from './loopback-host.js';
-import { registerRoutes } from './route-registration.js';
+import { assertLoopbackHost, DEFAULT_HOST, IPV6_LOOPBACK } from '../http/loopback-host.js';
+import { registerRoutes } from '../http/route-registration.js';
 import { API_PREFIX, DEFAULT_PORT } from './service-address.js';
 import { serviceLogger } from './service-logger.js';
 import { createLiveChannel, type LiveChannel } from '../live/live-channel.js';
 import { RECORDINGS_FOLDER_NAME } from '../streaming/streaming-config.js';
 
 /** The routes a server mounted, as data: for the OpenAPI document and for tests that go through every route. */
-export { mountedRoutesOf as inspectionRoutesOf } from './route-registration.js';
+export { mountedRoutesOf as inspectionRoutesOf } from '../http/route-registration.js';
 
 /** Requests carry paths and settings, never recordings: 1 MiB is far above any legitimate body. */
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;

@@ -11,7 +11,7 @@ import * as z from 'zod/mini';
 import { ensureEnglishZodMessages, type Logger } from '@klvscope/core';
 import { deleteConfigValue, getConfigValue, setConfigValue, type Store } from '@klvscope/core/store';
 import { applyMergePatch, isJsonObject, withoutEmptyObjects, type JsonObject } from './json-merge-patch.js';
-import { fieldProblems, invalidFields } from './request-validation.js';
+import { fieldProblems, invalidFields } from '../http/request-validation.js';
 
 export const SETTINGS_CONFIG_KEY = 'settings';
 

@@ -9,7 +9,7 @@
 import { DATASET_MEDIA_TYPES } from '@klvscope/core/store';
 import * as z from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
-import type { InspectionRoute } from './inspection-route.js';
+import type { InspectionRoute } from '../http/service-route.js';
 import { API_PREFIX } from './service-address.js';
 
 /** The routes the document describes: the automation and export subset. */

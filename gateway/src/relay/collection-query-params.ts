@@ -9,7 +9,7 @@
 import * as z from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
 import type { CollectionFilter, CollectionQuery, CollectionSort, CollectionTable, FilterOperator } from '@klvscope/core/store';
-import { invalidFields, type FieldProblem } from '../inspection/request-validation.js';
+import { invalidFields, type FieldProblem } from '../http/request-validation.js';
 
 export const DEFAULT_COLLECTION_LIMIT = 100;
 /** A page is one answer in memory: 1000 rows keeps it small whatever the rows hold. */

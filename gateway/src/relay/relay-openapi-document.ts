@@ -3,7 +3,7 @@
  * route, each schema it validates with turned into JSON Schema by zod, so
  * the page cannot drift from what the relay accepts.
  */
-import type { InspectionRoute } from '../inspection/inspection-route.js';
+import type { InspectionRoute } from '../http/service-route.js';
 import { ERROR_BODY, jsonSchemaOf, operationIdOf, parametersOf, type JsonSchema } from '../inspection/openapi-document.js';
 import { RELAY_API_PREFIX } from './relay-address.js';
 

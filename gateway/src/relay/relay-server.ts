@@ -7,13 +7,13 @@
  */
 import { fastify, type FastifyInstance } from 'fastify';
 import { APP_VERSION } from '../app-version.js';
-import { installApiKeyGuard } from '../inspection/api-key-guard.js';
-import { installErrorHandling } from '../inspection/error-response.js';
-import { installHostHeaderGuard } from '../inspection/host-header-guard.js';
-import type { InspectionRoute } from '../inspection/inspection-route.js';
-import { isLoopbackHost } from '../inspection/loopback-host.js';
-import { registerRoutes } from '../inspection/route-registration.js';
-import { serviceFastifyOptions } from '../inspection/service-fastify-options.js';
+import { installApiKeyGuard } from '../http/api-key-guard.js';
+import { installErrorHandling } from '../http/error-response.js';
+import { installHostHeaderGuard } from '../http/host-header-guard.js';
+import type { InspectionRoute } from '../http/service-route.js';
+import { isLoopbackHost } from '../http/loopback-host.js';
+import { registerRoutes } from '../http/route-registration.js';
+import { serviceFastifyOptions } from '../http/service-fastify-options.js';
 import { installDocsPage, type DocsFile } from './docs-page.js';
 import { RELAY_API_PREFIX } from './relay-address.js';
 import type { RelayContext, RelayRouteModule } from './relay-context.js';

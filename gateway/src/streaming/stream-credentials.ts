@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createOwnerOnlyFile } from '../owner-only-file.js';
-import type { Credentials } from './basic-credentials.js';
+import type { Credentials } from '../http/basic-credentials.js';
 import { StreamingError } from './streaming-error.js';
 
 export const STREAM_USER_ENV = 'KLVSCOPE_STREAM_USER';

@@ -11,20 +11,20 @@ import { fastify, type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { WebSocketServer } from 'ws';
 import * as z from 'zod/mini';
 import { APP_VERSION } from '../app-version.js';
-import { installErrorHandling } from '../inspection/error-response.js';
-import { serviceFastifyOptions } from '../inspection/service-fastify-options.js';
-import { installHostHeaderGuard } from '../inspection/host-header-guard.js';
-import { DEFAULT_HOST, isLoopbackHost } from '../inspection/loopback-host.js';
-import { parseRouteInput } from '../inspection/request-validation.js';
+import { installErrorHandling } from '../http/error-response.js';
+import { serviceFastifyOptions } from '../http/service-fastify-options.js';
+import { installHostHeaderGuard } from '../http/host-header-guard.js';
+import { DEFAULT_HOST, isLoopbackHost } from '../http/loopback-host.js';
+import { parseRouteInput } from '../http/request-validation.js';
 import type { LicenceState } from '../licence/index.js';
 import { DEMO_SOURCE_URL } from './demo-source.js';
-import { credentialsMatch, credentialsOfHeader, type Credentials } from './basic-credentials.js';
+import { credentialsMatch, credentialsOfHeader, type Credentials } from '../http/basic-credentials.js';
 import { POSTER_FILE_NAME, POSTER_SVG } from './poster.js';
 import type { StreamRecorder } from './stream-recorder.js';
 import type { StreamingConfig } from './streaming-config.js';
 import { StreamingError } from './streaming-error.js';
 import type { StreamingModule } from './streaming-module.js';
-import type { StaticFiles } from './static-files.js';
+import type { StaticFiles } from '../http/static-files.js';
 
 /** Commands are a few dozen bytes. */
 const BODY_LIMIT_BYTES = 16 * 1024;

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Store } from '@klvscope/core/store';
-import { apiKeyMatcher } from '../../src/inspection/api-key-guard.js';
-import { generateApiKey, resolveApiKey } from '../../src/inspection/api-key.js';
+import { apiKeyMatcher } from '../../src/http/api-key-guard.js';
+import { generateApiKey, resolveApiKey } from '../../src/http/api-key.js';
 import { createInspectionServer } from '../../src/inspection/inspection-server.js';
 import { startTestServer, tempDataDir } from './test-server.js';
 

@@ -8,9 +8,9 @@ import { WorkflowError } from '@klvscope/core/workflow';
 import { AdapterError } from '@klvscope/adapters';
 import { RulesError } from '@klvscope/rules';
 import { repoRoot } from '../../../test-support/fixtures.js';
-import { errorResponse } from '../../src/inspection/error-response.js';
-import { ERROR_STATUS } from '../../src/inspection/error-status.js';
-import { defineRoute, type RouteModule } from '../../src/inspection/inspection-route.js';
+import { errorResponse } from '../../src/http/error-response.js';
+import { ERROR_STATUS } from '../../src/http/error-status.js';
+import { defineRoute, type RouteModule } from '../../src/http/service-route.js';
 import { startTestServer, type TestServer } from './test-server.js';
 
 const THROWN: Record<string, () => Error> = {

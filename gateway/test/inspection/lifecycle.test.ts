@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Store } from '@klvscope/core/store';
-import { defineRoute, type RouteModule } from '../../src/inspection/inspection-route.js';
+import { defineRoute, type RouteModule } from '../../src/http/service-route.js';
 import { startTestServer, tempDataDir } from './test-server.js';
 
 /** A route that holds its answer until the test lets it go. */

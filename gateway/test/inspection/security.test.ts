@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { Store } from '@klvscope/core/store';
 import { inspectionRoutesOf, startInspectionServer } from '../../src/inspection/inspection-server.js';
-import { isLoopbackHost } from '../../src/inspection/loopback-host.js';
+import { isLoopbackHost } from '../../src/http/loopback-host.js';
 import { startTestServer, tempDataDir, type TestServer } from './test-server.js';
 
 /** A concrete path for a route path with parameters. */

@@ -2,7 +2,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { API_KEY_FILE_NAME } from '../../src/inspection/api-key.js';
+import { API_KEY_FILE_NAME } from '../../src/http/api-key.js';
 import { startInspectionServer, type InspectionListenOptions, type RunningInspectionServer } from '../../src/inspection/inspection-server.js';
 
 export interface TestServer extends RunningInspectionServer {

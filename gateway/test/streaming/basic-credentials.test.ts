@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { credentialsMatch, credentialsOfHeader } from '../../src/streaming/basic-credentials.js';
+import { credentialsMatch, credentialsOfHeader } from '../../src/http/basic-credentials.js';
 
 describe('Basic credentials of POST /command', () => {
   it("reads RFC 7617's form: Basic base64(user:password), the password may hold colons", () => {

@@ -9,7 +9,7 @@
 import type { AnalyzePayload } from '@klvscope/core/workflow';
 import * as z from 'zod/mini';
 import { stagesUpTo, type FileStages } from '../file-stages.js';
-import { defineRoute, type RouteModule } from '../inspection-route.js';
+import { defineRoute, type RouteModule } from '../../http/service-route.js';
 import { filePathBodySchema, requestedFile } from '../requested-file.js';
 
 export interface FileAnalysis {

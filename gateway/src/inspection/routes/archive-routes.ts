@@ -14,7 +14,7 @@ import * as z from 'zod/mini';
 import { fileHashParams, fileHashSchema } from '../file-hash-param.js';
 import type { InspectionDeps } from '../inspection-deps.js';
 import { InspectionError } from '../inspection-error.js';
-import { defineRoute, type RouteModule } from '../inspection-route.js';
+import { defineRoute, type RouteModule } from '../../http/service-route.js';
 import { filePathBodySchema, requestedFile } from '../requested-file.js';
 
 /** Hashes one DELETE may name at most. */

@@ -5,7 +5,7 @@
  * fields here, and where the key comes from.
  */
 import * as z from 'zod/mini';
-import { defineRoute, type RouteModule } from '../inspection-route.js';
+import { defineRoute, type RouteModule } from '../../http/service-route.js';
 
 export const authStatusSchema = z.object({
   authEnabled: z.boolean(),

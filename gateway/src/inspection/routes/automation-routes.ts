@@ -27,7 +27,7 @@ import { fileHashParams, fileHashSchema } from '../file-hash-param.js';
 import { openReplacingActive } from '../file-session-replacement.js';
 import type { InspectionDeps } from '../inspection-deps.js';
 import { InspectionError } from '../inspection-error.js';
-import { defineRoute, type RouteModule } from '../inspection-route.js';
+import { defineRoute, type RouteModule } from '../../http/service-route.js';
 import { runQueued } from '../queued-work.js';
 import { filePathBodySchema, requestedFile } from '../requested-file.js';
 

@@ -20,7 +20,7 @@ import { DATASET_FORMATS, RAW_DATASETS, exportDataset, type DatasetExport, type 
 import * as z from 'zod/mini';
 import { datasetFormatOf } from '../dataset-format.js';
 import { InspectionError } from '../inspection-error.js';
-import { defineRoute, type RouteModule } from '../inspection-route.js';
+import { defineRoute, type RouteModule } from '../../http/service-route.js';
 import { ingestRunOf, runParams } from './automation-routes.js';
 
 /** Query strings arrive as text (a repeated parameter as a list); the dataset layer parses and checks the values. */

@@ -14,9 +14,9 @@ import { type ProcessedCheck } from '@klvscope/core/workflow';
 import { DETAIL_ENDPOINT_IDS, MPEGTS_ERROR_POINT_TYPES, type DetailEndpointId } from '@klvscope/plugins';
 import * as z from 'zod/mini';
 import { stagesUpTo } from '../file-stages.js';
-import { defineRoute, type RouteModule } from '../inspection-route.js';
+import { defineRoute, type RouteModule } from '../../http/service-route.js';
 import { requestedFile } from '../requested-file.js';
-import { invalidFields } from '../request-validation.js';
+import { invalidFields } from '../../http/request-validation.js';
 
 /** Points per page unless `limit` says otherwise, and the most a page may hold. */
 export const DEFAULT_DETAIL_LIMIT = 10_000;

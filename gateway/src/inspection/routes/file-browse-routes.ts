@@ -9,7 +9,7 @@ import { stat } from 'node:fs/promises';
 import * as z from 'zod/mini';
 import { listBrowseEntries } from '../browse-entries.js';
 import { ResolvedRoots, confineToResolvedRoots, confineToRoots } from '../browse-roots.js';
-import { defineRoute, type RouteModule } from '../inspection-route.js';
+import { defineRoute, type RouteModule } from '../../http/service-route.js';
 import { checkRecordedFile } from '../recorded-file-check.js';
 
 export const browseRootsSchema = z.object({

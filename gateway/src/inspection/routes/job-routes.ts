@@ -26,7 +26,7 @@ import {
 import * as z from 'zod/mini';
 import { JOB_KIND, runStagesUpTo, stageOptionsOf, type LastStage } from '../file-stages.js';
 import type { InspectionDeps } from '../inspection-deps.js';
-import { defineRoute, type InspectionRoute, type RouteModule } from '../inspection-route.js';
+import { defineRoute, type InspectionRoute, type RouteModule } from '../../http/service-route.js';
 import { filePathBodySchema, requestedFile } from '../requested-file.js';
 import { fileAnalysisOf } from './analysis-routes.js';
 

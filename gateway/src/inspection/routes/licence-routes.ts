@@ -8,7 +8,7 @@
 import * as z from 'zod/mini';
 import { licenceImportBodySchema } from '../../licence/index.js';
 import { logLicenceMode } from '../licence-announcement.js';
-import { defineRoute, type RouteModule } from '../inspection-route.js';
+import { defineRoute, type RouteModule } from '../../http/service-route.js';
 
 export const licenceStatusSchema = z.object({
   mode: z.enum(['licensed', 'demo']),

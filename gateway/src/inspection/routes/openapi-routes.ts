@@ -1,7 +1,7 @@
 /** GET /openapi.json (public): the OpenAPI document of the automation/export subset, built from the mounted routes. */
 import { buildOpenApiDocument } from '../openapi-document.js';
-import { defineRoute, type RouteModule } from '../inspection-route.js';
-import { mountedRoutesOf } from '../route-registration.js';
+import { defineRoute, type RouteModule } from '../../http/service-route.js';
+import { mountedRoutesOf } from '../../http/route-registration.js';
 
 export const openApiRoutes: RouteModule = (deps) => {
   let document: unknown = null;

@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import * as z from 'zod/mini';
 import { parseByteRange } from '../byte-range.js';
 import { InspectionError } from '../inspection-error.js';
-import { defineRoute, type RouteModule } from '../inspection-route.js';
+import { defineRoute, type RouteModule } from '../../http/service-route.js';
 
 const paramsSchema = z.object({ token: z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'not a playback token')) });
 

@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import { listRecentSources, removeRecentSource } from '@klvscope/core/store';
 import { InspectionError } from '../inspection-error.js';
-import { defineRoute, type RouteModule } from '../inspection-route.js';
+import { defineRoute, type RouteModule } from '../../http/service-route.js';
 
 export const recentSourceSchema = z.object({
   id: z.string(),

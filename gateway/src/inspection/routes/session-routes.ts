@@ -14,7 +14,7 @@ import { WorkflowError, type ProcessPayload, type Workspace } from '@klvscope/co
 import * as z from 'zod/mini';
 import { openReplacingActive, stopFileSession } from '../file-session-replacement.js';
 import type { InspectionDeps } from '../inspection-deps.js';
-import { defineRoute, type RouteModule } from '../inspection-route.js';
+import { defineRoute, type RouteModule } from '../../http/service-route.js';
 import { requestedFile } from '../requested-file.js';
 import { API_PREFIX } from '../service-address.js';
 

@@ -1,5 +1,5 @@
 /** GET and PATCH /config, and their aliases under /settings (spec "Authentication, licence, configuration"). */
-import { defineRoute, type InspectionRoute, type RouteModule } from '../inspection-route.js';
+import { defineRoute, type InspectionRoute, type RouteModule } from '../../http/service-route.js';
 import { settingsPatchSchema, settingsSchema } from '../inspection-settings.js';
 
 export const settingsRoutes: RouteModule = (deps) =>

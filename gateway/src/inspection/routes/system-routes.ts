@@ -1,7 +1,7 @@
 /** The public health and version endpoints (spec "Public"). */
 import { PARSER_VERSION } from '@klvscope/core/workflow';
 import * as z from 'zod/mini';
-import { defineRoute, type RouteModule } from '../inspection-route.js';
+import { defineRoute, type RouteModule } from '../../http/service-route.js';
 
 export const healthSchema = z.object({
   status: z.literal('ok'),

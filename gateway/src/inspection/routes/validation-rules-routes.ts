@@ -7,7 +7,7 @@
  */
 import * as z from 'zod/mini';
 import { PROFILE_NAMES, deleteTemplate, listTemplates, restoreTemplate, saveTemplate, type RuleSetInput } from '@klvscope/rules';
-import { defineRoute, type RouteModule } from '../inspection-route.js';
+import { defineRoute, type RouteModule } from '../../http/service-route.js';
 
 /** A rule set as given (`profile`, `shared`, `checks`, all optional); its content is the rules package's to judge. */
 const ruleSetInputSchema = z.record(z.string(), z.unknown());

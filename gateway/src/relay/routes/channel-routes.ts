@@ -5,8 +5,8 @@
  */
 import * as z from 'zod/mini';
 import { getRelayChannel } from '@klvscope/core/store';
-import { defineRoute } from '../../inspection/inspection-route.js';
-import { invalidFields } from '../../inspection/request-validation.js';
+import { defineRoute } from '../../http/service-route.js';
+import { invalidFields } from '../../http/request-validation.js';
 import type { RelayRouteModule } from '../relay-context.js';
 import { RelayError } from '../relay-error.js';
 import type { RelayService } from '../relay-service.js';

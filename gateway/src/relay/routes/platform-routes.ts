@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { RELAY_PLATFORMS_TABLE, deleteRelayPlatform, getRelayChannel, getRelayPlatform, listRelayPlatforms, putRelayPlatform, type RelayPlatformRow } from '@klvscope/core/store';
-import { defineRoute } from '../../inspection/inspection-route.js';
-import { invalidFields, type FieldProblem } from '../../inspection/request-validation.js';
+import { defineRoute } from '../../http/service-route.js';
+import { invalidFields, type FieldProblem } from '../../http/request-validation.js';
 import { collectionQueryOf, collectionQuerySchema } from '../collection-query-params.js';
 import type { RelayContext, RelayRouteModule } from '../relay-context.js';
 import { RelayError } from '../relay-error.js';

@@ -7,8 +7,8 @@
 import * as z from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
 import { RELAY_LOG_MESSAGES, RELAY_SERVER_STATUS, deleteRelayRecord, getRelayRecord, insertRelayRecord, listRelayRecords, replaceRelayRecord, type RelayRecordCollection } from '@klvscope/core/store';
-import { defineRoute, type InspectionRoute } from '../../inspection/inspection-route.js';
-import { invalidFields } from '../../inspection/request-validation.js';
+import { defineRoute, type InspectionRoute } from '../../http/service-route.js';
+import { invalidFields } from '../../http/request-validation.js';
 import { collectionQueryOf, collectionQuerySchema } from '../collection-query-params.js';
 import type { RelayRouteModule } from '../relay-context.js';
 import { RelayError } from '../relay-error.js';

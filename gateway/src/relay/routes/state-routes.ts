@@ -6,8 +6,8 @@
  */
 import * as z from 'zod/mini';
 import { listRelayChannels, setRelayChannelRuntime, type RelayOutputState } from '@klvscope/core/store';
-import { defineRoute } from '../../inspection/inspection-route.js';
-import { invalidFields } from '../../inspection/request-validation.js';
+import { defineRoute } from '../../http/service-route.js';
+import { invalidFields } from '../../http/request-validation.js';
 import { CHANNEL_STATES, OUTPUT_STATES } from '../channel-state.js';
 import type { RelayRouteModule } from '../relay-context.js';
 import type { RelayService } from '../relay-service.js';

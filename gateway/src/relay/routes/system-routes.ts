@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import * as z from 'zod/mini';
 import { APP_VERSION } from '../../app-version.js';
-import { defineRoute } from '../../inspection/inspection-route.js';
+import { defineRoute } from '../../http/service-route.js';
 import { licenceImportBodySchema } from '../../licence/index.js';
 import { licenceStatusSchema } from '../../inspection/routes/licence-routes.js';
 import type { RelayRouteModule } from '../relay-context.js';

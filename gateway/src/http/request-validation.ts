@@ -8,8 +8,8 @@ import type { FastifyRequest } from 'fastify';
 import * as z from 'zod/mini';
 import type { $ZodIssue, $ZodType } from 'zod/v4/core';
 import { ensureEnglishZodMessages } from '@klvscope/core';
-import { InspectionError } from './inspection-error.js';
-import type { RouteSchemas } from './inspection-route.js';
+import { InspectionError } from '../inspection/inspection-error.js';
+import type { RouteSchemas } from './service-route.js';
 
 export type RequestPart = 'params' | 'query' | 'body';
 

@@ -1,5 +1,5 @@
 /**
- * A route of the inspection service as plain data: method, path, zod schemas
+ * A route of a service (inspection, relay) as plain data: method, path, zod schemas
  * for what it reads, and a handler that gets the parsed input. The same
  * objects are mounted on Fastify (route-registration.ts) and, later, turned
  * into the OpenAPI document (`z.toJSONSchema` of each schema), so a route's
@@ -8,7 +8,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { $ZodType, output } from 'zod/v4/core';
-import type { InspectionDeps } from './inspection-deps.js';
+import type { InspectionDeps } from '../inspection/inspection-deps.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

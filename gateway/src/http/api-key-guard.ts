@@ -8,7 +8,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { API_KEY_HEADER } from './api-key.js';
-import { InspectionError } from './inspection-error.js';
+import { InspectionError } from '../inspection/inspection-error.js';
 
 /** What a refusal tells the client, so it can ask its user for the key. */
 export const AUTH_REFUSAL_DETAILS = Object.freeze({ header: 'X-API-Key', authEnabled: true, authenticated: false });

@@ -5,7 +5,7 @@
  * name there, and is refused).
  */
 import { BlockList, isIP } from 'node:net';
-import { InspectionError } from './inspection-error.js';
+import { InspectionError } from '../inspection/inspection-error.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const IPV6_LOOPBACK = '::1';

@@ -5,7 +5,7 @@
  * its requests still carry its name in Host, which is how they are told apart.
  */
 import type { FastifyInstance } from 'fastify';
-import { InspectionError } from './inspection-error.js';
+import { InspectionError } from '../inspection/inspection-error.js';
 import { isAllowedHostHeader } from './loopback-host.js';
 
 export function installHostHeaderGuard(app: FastifyInstance): void {

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { open, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createOwnerOnlyFile } from '../owner-only-file.js';
-import { InspectionError } from './inspection-error.js';
+import { InspectionError } from '../inspection/inspection-error.js';
 
 export const API_KEY_ENV = 'KLVSCOPE_API_KEY';
 export const API_KEY_FILE_NAME = 'api-key';

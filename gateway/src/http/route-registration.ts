@@ -4,9 +4,9 @@
  * answers what the route returns as JSON.
  */
 import type { FastifyInstance } from 'fastify';
-import type { InspectionRoute } from './inspection-route.js';
+import type { InspectionRoute } from './service-route.js';
 import { parseRouteInput } from './request-validation.js';
-import { API_PREFIX } from './service-address.js';
+import { API_PREFIX } from '../inspection/service-address.js';
 
 /** The routes mounted on a server (for the OpenAPI document and the tests). */
 const mounted = new WeakMap<FastifyInstance, readonly InspectionRoute[]>();

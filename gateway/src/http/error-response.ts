@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { statusOfCode, type ErrorStatus } from './error-status.js';
-import type { InspectionErrorCode } from './inspection-error.js';
+import type { InspectionErrorCode } from '../inspection/inspection-error.js';
 
 export interface ErrorBody {
   error: { code: string; message: string; details?: unknown };
