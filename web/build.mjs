@@ -1,5 +1,5 @@
-// Builds the browser apps into static files with esbuild: web/dist/viewer/
-// {index.html, viewer.js, viewer.css}. Everything the page needs is in them
+// Builds the browser apps into static files with esbuild, one folder each:
+// web/dist/<app>/{index.html, <app>.js, <app>.css}. Everything the page needs is in them
 // (Leaflet's CSS and its few images inlined as data URLs), referenced by
 // relative paths, so the folder works served at any path and offline.
 // `npm run build` runs this file; the browser tests call buildWeb() in a
@@ -13,14 +13,28 @@ const webDir = dirname(fileURLToPath(import.meta.url));
 
 /** The folder the viewer is built into, served at `/` of the streaming module. */
 export const viewerDistDir = join(webDir, 'dist', 'viewer');
+/** The folder the dashboard is built into, served at `/` of the inspection service. */
+export const dashboardDistDir = join(webDir, 'dist', 'dashboard');
+
+/** Each app: its entry, its folder, its page. */
+const APPS = [
+  { name: 'viewer', entry: 'src/viewer/viewer-main.tsx', outdir: viewerDistDir, page: 'src/viewer/index.html' },
+  { name: 'dashboard', entry: 'src/dashboard/dashboard-main.tsx', outdir: dashboardDistDir, page: 'src/dashboard/index.html' },
+];
 
 /** Builds every app; resolves with esbuild's size report per output file (bytes). */
 export async function buildWeb() {
-  await mkdir(viewerDistDir, { recursive: true });
+  const sizes = {};
+  for (const app of APPS) Object.assign(sizes, await buildApp(app));
+  return sizes;
+}
+
+async function buildApp({ name, entry, outdir, page }) {
+  await mkdir(outdir, { recursive: true });
   const result = await build({
     absWorkingDir: webDir,
-    entryPoints: { viewer: 'src/viewer/viewer-main.tsx' },
-    outdir: viewerDistDir,
+    entryPoints: { [name]: entry },
+    outdir,
     bundle: true,
     // A classic script (not a module): it also runs from file://, where module scripts are refused.
     format: 'iife',
@@ -36,7 +50,7 @@ export async function buildWeb() {
     metafile: true,
     logLevel: 'warning',
   });
-  await copyFile(join(webDir, 'src', 'viewer', 'index.html'), join(viewerDistDir, 'index.html'));
+  await copyFile(join(webDir, page), join(outdir, 'index.html'));
   const sizes = {};
   for (const [file, out] of Object.entries(result.metafile.outputs)) sizes[file] = out.bytes;
   return sizes;

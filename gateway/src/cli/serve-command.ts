@@ -39,6 +39,7 @@ function banner(server: RunningInspectionServer): string {
   return [
     `klvscope inspection service on ${server.url}${server.urls.length > 1 ? `  (also ${server.urls.slice(1).join(', ')})` : ''}`,
     `  API key    ${key}  (send it in the X-API-Key header)`,
+    `  dashboard  ${server.signInUrl}`,
     `  data       ${server.dataDir}`,
     '  Ctrl+C stops it.',
     '',

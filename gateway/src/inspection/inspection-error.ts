@@ -43,6 +43,8 @@ export type InspectionErrorCode =
   | 'ERR_PLAYBACK_TOKEN_UNKNOWN'
   /** The body is over the size limit. */
   | 'ERR_BODY_TOO_LARGE'
+  /** A dashboard page was asked for, but `npm run build` has not made web/dist/dashboard. */
+  | 'ERR_DASHBOARD_NOT_BUILT'
   /** The service is shutting down: no new requests. */
   | 'ERR_SHUTTING_DOWN'
   /** Anything unexpected: the body says no more, the log has the real error. */

@@ -26,6 +26,8 @@ import { INSPECTION_ROUTE_MODULES } from './inspection-routes.js';
 import { defaultSettings, type Settings } from './inspection-settings.js';
 import { assertLoopbackHost, DEFAULT_HOST, IPV6_LOOPBACK } from '../http/loopback-host.js';
 import { registerRoutes } from '../http/route-registration.js';
+import { webAppFiles } from '../http/web-app-files.js';
+import { dashboardSignInUrl, installDashboardPages } from './dashboard-pages.js';
 import { API_PREFIX, DEFAULT_PORT } from './service-address.js';
 import { serviceLogger } from './service-logger.js';
 import { createLiveChannel, type LiveChannel } from '../live/live-channel.js';
@@ -79,6 +81,8 @@ export interface RunningInspectionServer {
   port: number;
   dataDir: string;
   apiKey: ApiKeyInfo;
+  /** The dashboard with the key in the fragment (`http://127.0.0.1:38180/#key=KEY`): what `serve` prints for a person to open. */
+  signInUrl: string;
   /** Stops accepting, lets requests in flight finish, stops the services, closes the store if the server opened it. */
   close(): Promise<void>;
 }
@@ -91,6 +95,7 @@ interface ServerRuntime {
   extraServers: Server[];
   /** The live-findings channel (tRPC over WebSocket), on every listener. */
   liveChannel: LiveChannel;
+  apiKeyValue: string;
 }
 
 const runtimes = new WeakMap<FastifyInstance, ServerRuntime>();
@@ -123,7 +128,7 @@ export async function createInspectionServer(options: InspectionServerOptions = 
     const routes = [...INSPECTION_ROUTE_MODULES, ...(options.routes ?? [])].flatMap((module) => module(deps));
     const liveChannel = createLiveChannel(deps.live, apiKey.value);
     liveChannel.attach(app.server);
-    const runtime: ServerRuntime = { deps, handler: handler as RequestListener, extraServers: [], liveChannel };
+    const runtime: ServerRuntime = { deps, handler: handler as RequestListener, extraServers: [], liveChannel, apiKeyValue: apiKey.value };
     runtimes.set(app, runtime);
 
     let closing = false;
@@ -141,6 +146,7 @@ export async function createInspectionServer(options: InspectionServerOptions = 
     app.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
 
     registerRoutes(app, routes);
+    installDashboardPages(app, await webAppFiles('dashboard'));
 
     const extraClosed: Array<Promise<void>> = [];
     app.addHook('preClose', async () => {
@@ -208,8 +214,10 @@ export async function startInspectionServer(options: InspectionListenOptions = {
       app.log.debug({ host: IPV6_LOOPBACK, port }, 'not listening on ::1 (no IPv6 loopback, or the port is taken there)');
     }
   }
-  const urls = hosts.map((h) => `http://${h.includes(':') ? `[${h}]` : h}:${port}${API_PREFIX}`);
-  return { app, url: urls[0], urls, port, dataDir: runtime.deps.store.dataDir, apiKey: runtime.deps.apiKey, close: () => app.close() };
+  const origins = hosts.map((h) => `http://${h.includes(':') ? `[${h}]` : h}:${port}`);
+  const urls = origins.map((origin) => `${origin}${API_PREFIX}`);
+  const signInUrl = dashboardSignInUrl(origins[0], runtime.apiKeyValue);
+  return { app, url: urls[0], urls, port, dataDir: runtime.deps.store.dataDir, apiKey: runtime.deps.apiKey, signInUrl, close: () => app.close() };
 }
 
 /** A second listener with the same handler; null when it cannot bind (a failure to add ::1 is not an error). */

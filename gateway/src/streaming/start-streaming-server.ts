@@ -5,15 +5,13 @@
  * recorder, the viewer's files, and the HTTP server. The composition root
  * of the module: `klvscope stream` and `klvscope start` call it.
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { defaultDataDir } from '@klvscope/core/store';
 import { openCaptureSource, openLiveSource, Transcoder, TsRecorder, type LiveSource } from '@klvscope/adapters';
 import { LicenceState } from '../licence/index.js';
 import { closeOnce, listenOrExplain, serviceUrl } from '../service-lifecycle.js';
 import { DEFAULT_HOST } from '../http/loopback-host.js';
 import { openDemoSource } from './demo-source.js';
-import { loadStaticFiles, type StaticFiles } from '../http/static-files.js';
+import { webAppFiles } from '../http/web-app-files.js';
 import { resolveStreamCredentials, type ResolvedCredentials } from './stream-credentials.js';
 import { disabledRecorder, type StreamRecorder } from './stream-recorder.js';
 import { assertStreamingConfig, defaultStreamingConfig, DEFAULT_STREAMING_PORT, type StreamingConfig } from './streaming-config.js';
@@ -90,7 +88,7 @@ export async function startStreamingServer(options: StartStreamingOptions = {}):
       recorder,
       licence,
       credentials,
-      viewer: await viewerFiles(),
+      viewer: await webAppFiles('viewer'),
       onExit: () => (options.onExit ?? ((server) => void server.close()))(running as RunningStreamingServer),
     },
     { host, port: options.port ?? DEFAULT_STREAMING_PORT },
@@ -100,15 +98,4 @@ export async function startStreamingServer(options: StartStreamingOptions = {}):
   const { close, closed } = closeOnce(() => app.close());
   running = { url: serviceUrl(host, port), port, dataDir, config, credentials, module, close, closed };
   return running;
-}
-
-/** The viewer built by `npm run build` (web/dist/viewer), found through its package; null when it is not built. */
-async function viewerFiles(): Promise<StaticFiles | null> {
-  let packageJson: string;
-  try {
-    packageJson = createRequire(import.meta.url).resolve('@klvscope/web/package.json');
-  } catch {
-    return null;
-  }
-  return loadStaticFiles(join(dirname(packageJson), 'dist', 'viewer'));
 }

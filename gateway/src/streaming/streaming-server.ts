@@ -25,6 +25,7 @@ import type { StreamingConfig } from './streaming-config.js';
 import { StreamingError } from './streaming-error.js';
 import type { StreamingModule } from './streaming-module.js';
 import type { StaticFiles } from '../http/static-files.js';
+import { sendWebAppFile } from '../http/web-app-files.js';
 
 /** Commands are a few dozen bytes. */
 const BODY_LIMIT_BYTES = 16 * 1024;
@@ -161,7 +162,5 @@ function serveViewerFile(viewer: StaticFiles | null, request: FastifyRequest, re
   if (viewer === null) {
     throw new StreamingError('ERR_VIEWER_NOT_BUILT', "the viewer is not built: run 'npm run build' (it makes web/dist/viewer)");
   }
-  const file = viewer.get(path === '/' ? '/index.html' : path);
-  if (file === undefined) return reply.code(404).send({ error: { code: 'ERR_ROUTE_NOT_FOUND', message: `no file ${path}` } });
-  return reply.type(file.contentType).header('cache-control', 'no-cache').send(file.bytes);
+  return sendWebAppFile(viewer, path, reply);
 }

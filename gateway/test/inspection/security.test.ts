@@ -113,7 +113,8 @@ describe('inspection service security', function () {
       expect(result.headers.get('content-type')).to.match(/^application\/json/);
       expect(result.json).to.deep.equal({ error: { code: 'ERR_ROUTE_NOT_FOUND', message: 'no route for GET /api/v1/no/such/thing', details: { method: 'GET', path: '/api/v1/no/such/thing' } } });
     }
-    const outside = await fetch(server.url.replace('/api/v1', '/'));
+    // Outside /api/v1 only the dashboard's own files are served (dashboard-sign-in.test.ts).
+    const outside = await fetch(server.url.replace('/api/v1', '/no/such/page'));
     expect(outside.status).to.equal(404);
   });
 

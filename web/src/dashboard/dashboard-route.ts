@@ -1,0 +1,41 @@
+/**
+ * The dashboard's pages, addressed by the URL fragment
+ * (`#/report?file=%2Fdata%2Ffile.ts`), so that every view has an address to
+ * bookmark and the service serves one page. Reports and checks name the
+ * recorded file by its path, as the REST detail endpoints do (`filePath`).
+ * A fragment the dashboard does not know shows the files page.
+ */
+
+export type DashboardRoute =
+  | { page: 'files' }
+  | { page: 'report'; filePath: string }
+  | { page: 'check'; filePath: string; checkId: string }
+  | { page: 'live' }
+  | { page: 'rules' };
+
+export function parseRoute(hash: string): DashboardRoute {
+  const [path, search = ''] = hash.replace(/^#\/?/, '').split('?', 2);
+  const params = new URLSearchParams(search);
+  const filePath = params.get('file');
+  const checkId = params.get('check');
+  if (path === 'report' && filePath !== null) return { page: 'report', filePath };
+  if (path === 'check' && filePath !== null && checkId !== null) return { page: 'check', filePath, checkId };
+  if (path === 'live') return { page: 'live' };
+  if (path === 'rules') return { page: 'rules' };
+  return { page: 'files' };
+}
+
+export function routeHash(route: DashboardRoute): string {
+  switch (route.page) {
+    case 'files':
+      return '#/files';
+    case 'report':
+      return `#/report?${new URLSearchParams({ file: route.filePath }).toString()}`;
+    case 'check':
+      return `#/check?${new URLSearchParams({ file: route.filePath, check: route.checkId }).toString()}`;
+    case 'live':
+      return '#/live';
+    case 'rules':
+      return '#/rules';
+  }
+}
