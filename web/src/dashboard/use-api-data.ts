@@ -21,7 +21,8 @@ export function useApiData<T>(load: () => Promise<T>, inputs: readonly unknown[]
       },
       (error: unknown) => {
         if (mine !== generation.current) return;
-        if (isAuthError(error)) void Promise.reject(error as Error);
+        // Rethrown unhandled on purpose: the dashboard's gate listens for it.
+        if (isAuthError(error)) void Promise.reject(error instanceof Error ? error : new Error(String(error)));
         setData({ state: 'failed', error: error instanceof Error ? error : new Error(String(error)) });
       },
     );
