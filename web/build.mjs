@@ -15,11 +15,14 @@ const webDir = dirname(fileURLToPath(import.meta.url));
 export const viewerDistDir = join(webDir, 'dist', 'viewer');
 /** The folder the dashboard is built into, served at `/` of the inspection service. */
 export const dashboardDistDir = join(webDir, 'dist', 'dashboard');
+/** The folder the relay console is built into, served at `/` of the channel relay. */
+export const relayConsoleDistDir = join(webDir, 'dist', 'relay-console');
 
 /** Each app: its entry, its folder, its page. */
 const APPS = [
   { name: 'viewer', entry: 'src/viewer/viewer-main.tsx', outdir: viewerDistDir, page: 'src/viewer/index.html' },
   { name: 'dashboard', entry: 'src/dashboard/dashboard-main.tsx', outdir: dashboardDistDir, page: 'src/dashboard/index.html' },
+  { name: 'relay-console', entry: 'src/relay-console/relay-console-main.tsx', outdir: relayConsoleDistDir, page: 'src/relay-console/index.html' },
 ];
 
 /** Builds every app; resolves with esbuild's size report per output file (bytes). */

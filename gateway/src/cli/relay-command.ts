@@ -28,9 +28,15 @@ export function relayBanner(server: RunningRelayServer): string {
   const key = server.apiKey.filePath !== null ? `${server.apiKey.filePath}${server.apiKey.created ? ' (new)' : ''}` : `from the ${server.apiKey.source}`;
   return [
     `klvscope channel relay on ${server.url}${RELAY_API_PREFIX}  (docs: ${server.url}${RELAY_API_PREFIX}/docs/)`,
+    `  console    ${consoleSignInUrl(server)}  (opens the console signed in; the page then drops the key from the address bar)`,
     `  API key    ${key}  (send it in the X-API-Key header to change anything)`,
     `  data       ${server.dataDir}`,
     `  channels   ${server.resumed.length === 0 ? 'none running' : `${server.resumed.length} started again: ${server.resumed.join(', ')}`}`,
     '',
   ].join('\n');
+}
+
+/** The console with the key in the fragment, which browsers never send to a server. */
+export function consoleSignInUrl(server: Pick<RunningRelayServer, 'url' | 'apiKey'>): string {
+  return `${server.url}/#key=${encodeURIComponent(server.apiKey.value)}`;
 }

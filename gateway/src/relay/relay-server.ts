@@ -3,7 +3,7 @@
  * under /api): Fastify with the inspection service's shared pieces (the one
  * JSON error body, the X-API-Key guard, the Host header guard on loopback,
  * routes as data validated by their zod schemas), the docs page over the
- * OpenAPI document made from those routes.
+ * OpenAPI document made from those routes, and the console at `/`.
  */
 import { fastify, type FastifyInstance } from 'fastify';
 import { APP_VERSION } from '../app-version.js';
@@ -14,6 +14,8 @@ import type { InspectionRoute } from '../http/service-route.js';
 import { isLoopbackHost } from '../http/loopback-host.js';
 import { registerRoutes } from '../http/route-registration.js';
 import { serviceFastifyOptions } from '../http/service-fastify-options.js';
+import type { StaticFiles } from '../http/static-files.js';
+import { installConsolePage } from './console-page.js';
 import { installDocsPage, type DocsFile } from './docs-page.js';
 import { RELAY_API_PREFIX } from './relay-address.js';
 import type { RelayContext, RelayRouteModule } from './relay-context.js';
@@ -33,6 +35,8 @@ export interface RelayAppOptions {
   host: string;
   apiKey: string;
   docs: Map<string, DocsFile> | null;
+  /** The built relay console (web/dist/relay-console); null: `/` says how to build it. */
+  console: StaticFiles | null;
 }
 
 export function createRelayApp(context: RelayContext, options: RelayAppOptions): { app: FastifyInstance; routes: readonly InspectionRoute[] } {
@@ -46,5 +50,6 @@ export function createRelayApp(context: RelayContext, options: RelayAppOptions):
   registerRoutes(app, routes, RELAY_API_PREFIX);
   const openApi = buildRelayOpenApiDocument(routes, APP_VERSION);
   installDocsPage(app, options.docs, () => openApi, loopback);
+  installConsolePage(app, options.console);
   return { app, routes };
 }

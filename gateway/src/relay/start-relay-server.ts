@@ -12,6 +12,7 @@ import { LicenceState } from '../licence/index.js';
 import { closeOnce, listenOrExplain, serviceUrl } from '../service-lifecycle.js';
 import { resolveApiKey, type ApiKey } from '../http/api-key.js';
 import { DEFAULT_HOST } from '../http/loopback-host.js';
+import { webAppFiles } from '../http/web-app-files.js';
 import { loadDocsFiles } from './docs-page.js';
 import { DEFAULT_RELAY_PORT } from './relay-address.js';
 import { RelayError } from './relay-error.js';
@@ -66,7 +67,7 @@ export async function startRelayServer(options: StartRelayOptions = {}): Promise
     const openSource = options.openSource ?? ((url: string) => openUdpSource(url));
     service = new RelayService({ database, openSource, noSignalMs: options.noSignalMs ?? DEFAULT_NO_SIGNAL_MS, onRelayed: options.onRelayed });
     const detector = new StreamDetector(service, openSource);
-    const { app } = createRelayApp({ service, detector, licence }, { host, apiKey: apiKey.value, docs: await loadDocsFiles() });
+    const { app } = createRelayApp({ service, detector, licence, apiKey }, { host, apiKey: apiKey.value, docs: await loadDocsFiles(), console: await webAppFiles('relay-console') });
     const port = await listenOrExplain(app, host, options.port ?? DEFAULT_RELAY_PORT, 'klvscope relay', (message, details) => new RelayError('ERR_LISTEN_FAILED', message, details));
     const running = service;
     running.recordServerStatus('running');

@@ -1,7 +1,8 @@
 /**
- * Vendor information, health, the machine's network interfaces, and the
- * licence upload (the licence tokens of docs/licence.md, installed in the
- * data folder the relay shares with the other services).
+ * Vendor information, health, the machine's network interfaces, the key
+ * check the console signs in with, and the licence upload (the licence
+ * tokens of docs/licence.md, installed in the data folder the relay shares
+ * with the other services).
  */
 import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
@@ -9,6 +10,7 @@ import * as z from 'zod/mini';
 import { APP_VERSION } from '../../app-version.js';
 import { defineRoute } from '../../http/service-route.js';
 import { licenceImportBodySchema } from '../../licence/index.js';
+import { authStatusSchema } from '../../inspection/routes/auth-routes.js';
 import { licenceStatusSchema } from '../../inspection/routes/licence-routes.js';
 import type { RelayRouteModule } from '../relay-context.js';
 
@@ -22,7 +24,7 @@ export const COMPANY = Object.freeze({
 const companySchema = z.object({ product: z.string(), version: z.string(), vendor: z.string(), contact: z.string(), licence: z.enum(['licensed', 'demo']) });
 const nicSchema = z.object({ name: z.string(), address: z.string(), netmask: z.string(), family: z.enum(['IPv4', 'IPv6']), mac: z.string(), internal: z.boolean(), cidr: z.nullable(z.string()), up: z.boolean() });
 
-export const systemRoutes: RelayRouteModule = ({ licence }) => [
+export const systemRoutes: RelayRouteModule = ({ licence, apiKey }) => [
   defineRoute({
     method: 'GET',
     path: '/info',
@@ -48,6 +50,14 @@ export const systemRoutes: RelayRouteModule = ({ licence }) => [
     handle: () =>
       // One entry per address, as Node lists them; whether the link is up comes from sysfs (Node does not say).
       Object.entries(networkInterfaces()).flatMap(([name, addresses]) => (addresses ?? []).map((a) => ({ name, address: a.address, netmask: a.netmask, family: a.family, mac: a.mac, internal: a.internal, cidr: a.cidr, up: interfaceUp(name) }))),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/auth/status',
+    summary: 'the key check: 200 with the X-API-Key header carrying the key, 401 otherwise (even on loopback, where other reads are open)',
+    schemas: { response: authStatusSchema },
+    // Never public: reached only past the key guard, so the caller is authenticated (the inspection service's GET /auth/status).
+    handle: (): z.output<typeof authStatusSchema> => ({ authEnabled: true, authenticated: true, header: 'X-API-Key', keySource: apiKey.source, keyFile: apiKey.filePath }),
   }),
   defineRoute({
     method: 'POST',
