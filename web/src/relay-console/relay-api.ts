@@ -1,0 +1,155 @@
+/**
+ * The channel relay's REST interface as the console calls it
+ * (spec/channel-relay.md, docs/relay.md), on paths relative to the page
+ * (`api/...`), so the console works wherever the relay serves it. Every
+ * request carries the key in X-API-Key. Only the fields the console shows
+ * are typed here.
+ */
+
+export interface RelayChannel {
+  channelId: string;
+  name: string;
+  input: string;
+  outputs: string[];
+  enabled: boolean;
+  state: string;
+  outputState: Array<{ url: string; state: string; error: string | null }>;
+  error: string | null;
+}
+
+export interface RelayPlatform {
+  id: string;
+  name: string;
+  description: string;
+  channels: RelayChannel[];
+}
+
+export interface BitrateReading {
+  time: string;
+  inputBitrate: number;
+  outputBitrate: number;
+}
+
+/** An element of GET /api/bitrates (`streamBitrates`). */
+export interface StreamBitrates {
+  channelId: string;
+  state: string;
+  /** The end of the latest second measured; null before one. */
+  time: string | null;
+  inputBitrate: number;
+  outputBitrate: number;
+  history: BitrateReading[];
+}
+
+/** An element of GET /api/streamDetectionInfo. */
+export interface StreamDetection {
+  channelId: string;
+  time: string;
+  durationMs: number;
+  bytes: number;
+  bitrate: number;
+  programs: Array<{ programNumber: number; streams: number[] }>;
+  pids: Array<{ pid: number; role: string; packets: number; bitrate: number }>;
+  video: { pid: number; codec: string; resolution: string | null } | null;
+  klv: Array<{ pid: number; carriage: string; standards: string[]; rateHz: number; checksumFailures: number }>;
+  errors: Record<string, number>;
+  klvErrors: Record<string, number>;
+  problem: string | null;
+}
+
+export interface ServerStatusRecord {
+  id: number;
+  startedAt: string;
+  state: string;
+  errorMessage: string;
+}
+
+/** GET /api/info (`Company`). */
+export interface RelayInfo {
+  product: string;
+  version: string;
+  licence: string;
+}
+
+export type ChannelCommand = 'start' | 'stop' | 'detect';
+export type PlatformCommand = 'start' | 'stop';
+
+/** What the relay refused, from its one error body {"error":{"code","message","details"}}; status 0 when it did not answer. */
+export class RelayApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: unknown = undefined,
+  ) {
+    super(message);
+  }
+
+  /** A refused key: the console goes back to its sign-in form. */
+  get keyRefused(): boolean {
+    return this.status === 401;
+  }
+}
+
+export class RelayApi {
+  constructor(private readonly key: string) {}
+
+  /** 200 only with the right key, even where other reads are open. */
+  checkKey(): Promise<unknown> {
+    return this.request('GET', 'auth/status');
+  }
+
+  info(): Promise<RelayInfo> {
+    return this.request('GET', 'info');
+  }
+
+  platforms(): Promise<RelayPlatform[]> {
+    // The largest page the relay gives: a console shows every platform.
+    return this.request('GET', 'platforms?_limit=1000');
+  }
+
+  bitrates(): Promise<StreamBitrates[]> {
+    return this.request('GET', 'bitrates');
+  }
+
+  detections(): Promise<StreamDetection[]> {
+    return this.request('GET', 'streamDetectionInfo');
+  }
+
+  async latestServerStatus(): Promise<ServerStatusRecord | null> {
+    const records = await this.request<ServerStatusRecord[]>('GET', 'serverStatus?_sort=id&_order=desc&_limit=1');
+    return records[0] ?? null;
+  }
+
+  /** Resolves when the relay is done: after the detection for `detect` (3 s by default). */
+  channelCommand(channelId: string, command: ChannelCommand): Promise<unknown> {
+    return this.request('POST', 'channels/command', { channelId, command });
+  }
+
+  platformCommand(platformId: string, command: PlatformCommand): Promise<unknown> {
+    return this.request('POST', `platforms/${encodeURIComponent(platformId)}/command?command=${command}`);
+  }
+
+  private async request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { 'x-api-key': this.key };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await fetch(`api/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+    } catch (error) {
+      throw new RelayApiError(0, 'NETWORK', `the relay did not answer ${method} /api/${path}: ${String(error)}`);
+    }
+    const text = await response.text();
+    let parsed: unknown = null;
+    try {
+      parsed = text === '' ? null : JSON.parse(text);
+    } catch {
+      // Not JSON (GET /api/health is text): kept as null, the status says the rest.
+    }
+    if (!response.ok) {
+      const error = (parsed as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
+      throw new RelayApiError(response.status, error?.code ?? `HTTP_${response.status}`, error?.message ?? (text || response.statusText), error?.details);
+    }
+    return parsed as T;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The relay console's page: the sign-in gate, then the overview. The key
+ * is checked with GET /api/auth/status, which needs it even on loopback
+ * (where the relay's other reads are open): without a key the relay
+ * accepts, the page shows the sign-in form and nothing the relay holds.
+ */
+import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
+import { forgetSessionKey, keepSessionKey } from './api-key-session.js';
+import { asRelayError, type ConsoleError } from './error-notice.js';
+import { RelayApi } from './relay-api.js';
+import { emptyProbe, type RelayConsoleProbe } from './relay-console-probe.js';
+import { RelayOverview } from './relay-overview.js';
+import { SignInForm } from './sign-in-form.js';
+
+export interface RelayConsolePageProps {
+  /** The key from the fragment or kept for this tab (api-key-session.ts), still to be checked; null: none. */
+  initialKey: string | null;
+  probe: RelayConsoleProbe;
+}
+
+export function RelayConsolePage({ initialKey, probe }: RelayConsolePageProps) {
+  const [key, setKey] = useState<string | null>(null);
+  const [checking, setChecking] = useState(true);
+  const [refusal, setRefusal] = useState<ConsoleError | null>(null);
+
+  const signOut = useCallback((why: ConsoleError | null) => {
+    forgetSessionKey(sessionStorage);
+    setKey(null);
+    setRefusal(why);
+    Object.assign(probe, emptyProbe(), { errorCode: why?.error.code ?? null });
+  }, [probe]);
+
+  const signIn = useCallback(
+    async (candidate: string) => {
+      setChecking(true);
+      try {
+        await new RelayApi(candidate).checkKey();
+        keepSessionKey(sessionStorage, candidate);
+        setRefusal(null);
+        setKey(candidate);
+      } catch (error) {
+        signOut({ action: 'sign in', error: asRelayError(error) });
+      } finally {
+        setChecking(false);
+      }
+    },
+    [signOut],
+  );
+
+  useEffect(() => {
+    if (initialKey === null) setChecking(false);
+    else void signIn(initialKey);
+  }, [initialKey, signIn]);
+
+  const api = useMemo(() => (key === null ? null : new RelayApi(key)), [key]);
+  return (
+    <div class="relay-console">
+      <header class="title">
+        <h1>klvscope channel relay</h1>
+      </header>
+      {api === null ? (
+        <SignInForm busy={checking} refusal={refusal} onSubmit={(candidate) => void signIn(candidate)} />
+      ) : (
+        <RelayOverview api={api} probe={probe} onKeyRefused={signOut} onSignOut={() => signOut(null)} />
+      )}
+    </div>
+  );
+}
