@@ -1,20 +1,23 @@
 /**
  * Where the console's key lives: it arrives in the URL fragment
  * (`#key=KEY`, which browsers never send to a server, as `klvscope relay`
- * prints it) or from the sign-in form, and is kept in sessionStorage (this
- * tab only, gone when it closes). The fragment leaves the address bar at
- * once, so the key is not left in history, bookmarks or a screenshot.
+ * prints it) or from the sign-in form, and once the relay accepts it, it is
+ * kept in sessionStorage (this tab only, gone when it closes). The fragment
+ * leaves the address bar at once, so the key is not left in history,
+ * bookmarks or a screenshot.
  */
 
 const STORAGE_ITEM = 'klvscope.relayConsole.apiKey';
 
-/** Takes `#key=KEY` out of the address bar (kept for the session); else the key kept earlier; else null. */
-export function takeSessionKey(location: Location, history: History, storage: Storage): string | null {
-  const fromFragment = new URLSearchParams(location.hash.replace(/^#/, '')).get('key');
-  if (fromFragment !== null) {
-    history.replaceState(history.state, '', `${location.pathname}${location.search}`);
-    if (fromFragment !== '') keepSessionKey(storage, fromFragment);
-  }
+/** The key of `#key=KEY`, taken out of the address bar; null when the fragment has none. */
+export function takeFragmentKey(location: Location, history: History): string | null {
+  const key = new URLSearchParams(location.hash.replace(/^#/, '')).get('key');
+  if (key === null) return null;
+  history.replaceState(history.state, '', `${location.pathname}${location.search}`);
+  return key === '' ? null : key;
+}
+
+export function keptSessionKey(storage: Storage): string | null {
   return storage.getItem(STORAGE_ITEM);
 }
 

@@ -1,7 +1,7 @@
 /** One channel: its state, where it relays from and to, its bitrate over the last minute, its latest detection, and its commands. */
 import { formatBitrate, type BitratePoint } from './bitrate-history.js';
 import { BitrateSparkline } from './bitrate-sparkline.js';
-import { DetectionSummary } from './detection-summary.js';
+import { DetectionSummary, clockTime } from './detection-summary.js';
 import type { ChannelCommand, RelayChannel, StreamBitrates, StreamDetection } from './relay-api.js';
 
 export interface ChannelRowProps {
@@ -16,6 +16,8 @@ export interface ChannelRowProps {
 }
 
 const COMMANDS: readonly ChannelCommand[] = ['start', 'stop', 'detect'];
+/** States in which the relay takes a reading each second. */
+const RELAYING = new Set(['running', 'no-signal']);
 
 export function ChannelRow({ channel, bitrates, points, windowEndMs, detection, pending, onCommand }: ChannelRowProps) {
   return (
@@ -44,9 +46,11 @@ export function ChannelRow({ channel, bitrates, points, windowEndMs, detection, 
         {channel.error !== null && <div class="problem">{channel.error}</div>}
       </td>
       <td class="bitrate">
-        <div data-field="bitrate" data-time={bitrates?.time ?? ''} data-bps={bitrates?.inputBitrate ?? 0}>
+        <span data-field="bitrate" data-time={bitrates?.time ?? ''} data-bps={bitrates?.inputBitrate ?? 0}>
           {bitrates === undefined || bitrates.time === null ? '—' : formatBitrate(bitrates.inputBitrate)}
-        </div>
+        </span>
+        {/* Readings survive a stop: a channel not relaying shows its last one, and when it was. */}
+        {bitrates?.time != null && !RELAYING.has(channel.state) && <span class="muted"> at {clockTime(bitrates.time)}</span>}
         <BitrateSparkline points={points} windowEndMs={windowEndMs} />
       </td>
       <td>

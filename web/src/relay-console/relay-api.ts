@@ -135,7 +135,7 @@ export class RelayApi {
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
     try {
-      response = await fetch(`api/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+      response = await fetch(`api/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     } catch (error) {
       throw new RelayApiError(0, 'NETWORK', `the relay did not answer ${method} /api/${path}: ${String(error)}`);
     }

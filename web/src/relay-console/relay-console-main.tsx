@@ -1,7 +1,7 @@
 /** The relay console's entry: the page into #relay-console, its probe on window for the tests. */
 import './relay-console.css';
 import { render } from 'preact';
-import { takeSessionKey } from './api-key-session.js';
+import { keptSessionKey, takeFragmentKey } from './api-key-session.js';
 import { RelayConsolePage } from './relay-console-page.js';
 import { emptyProbe, type RelayConsoleProbe } from './relay-console-probe.js';
 
@@ -12,7 +12,7 @@ declare global {
 }
 
 // Before the first render: the key leaves the address bar at once.
-const initialKey = takeSessionKey(location, history, sessionStorage);
+const initialKey = takeFragmentKey(location, history) ?? keptSessionKey(sessionStorage);
 const probe = emptyProbe();
 window.klvscopeRelayConsole = probe;
 render(<RelayConsolePage initialKey={initialKey} probe={probe} />, document.getElementById('relay-console') as HTMLElement);

@@ -5,7 +5,7 @@
  * accepts, the page shows the sign-in form and nothing the relay holds.
  */
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
-import { forgetSessionKey, keepSessionKey } from './api-key-session.js';
+import { forgetSessionKey, keepSessionKey, takeFragmentKey } from './api-key-session.js';
 import { asRelayError, type ConsoleError } from './error-notice.js';
 import { RelayApi } from './relay-api.js';
 import { emptyProbe, type RelayConsoleProbe } from './relay-console-probe.js';
@@ -51,6 +51,16 @@ export function RelayConsolePage({ initialKey, probe }: RelayConsolePageProps) {
     if (initialKey === null) setChecking(false);
     else void signIn(initialKey);
   }, [initialKey, signIn]);
+
+  // A sign-in link opened in this tab changes only the fragment: no new page load.
+  useEffect(() => {
+    const onHashChange = () => {
+      const key = takeFragmentKey(location, history);
+      if (key !== null) void signIn(key);
+    };
+    window.addEventListener('hashchange', onHashChange);
+    return () => window.removeEventListener('hashchange', onHashChange);
+  }, [signIn]);
 
   const api = useMemo(() => (key === null ? null : new RelayApi(key)), [key]);
   return (
