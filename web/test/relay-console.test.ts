@@ -201,7 +201,7 @@ describe('the relay console in Chromium', function () {
       await page.waitForSelector('tr.channel[data-channel-id="uav7-eo"] [data-field="detection"]', { timeout: 10_000 });
       const [detection] = (await rest('GET', '/streamDetectionInfo?channelId=uav7-eo')).body;
       expect(await channelAttribute(page, 'uav7-eo', 'detection', 'data-time')).to.equal(detection.time);
-      expect(await channelText(page, 'uav7-eo', 'detection-bitrate')).to.equal(formatBitrate(detection.bitrate));
+      expect(await channelText(page, 'uav7-eo', 'detection-bitrate')).to.equal(formatBitrate(detection.bitrate as number));
       expect(detection.video, 'the generated stream has video').not.to.equal(null);
       const resolution = detection.video.resolution === null ? '' : ` ${detection.video.resolution as string}`;
       expect(await channelText(page, 'uav7-eo', 'detection-video')).to.equal(`${detection.video.codec as string}${resolution} (PID ${detection.video.pid as number})`);
