@@ -38,6 +38,14 @@ export function chromiumUnavailableReason(): string | null {
   return null;
 }
 
+/** Skips the test or hook's suite, saying why, when Chromium cannot run here. */
+export function skipWithoutChromium(context: Mocha.Context): void {
+  const reason = chromiumUnavailableReason();
+  if (reason === null) return;
+  console.log(`      skipped: ${reason}`);
+  context.skip();
+}
+
 /** A running Chromium with one context; close() also removes its profile folder. */
 export interface ChromiumSession {
   context: BrowserContext;

@@ -14,7 +14,7 @@ import { createGenerator } from '@klvscope/core';
 import { startRelayServer, type RunningRelayServer } from '@klvscope/gateway';
 import { buildWeb } from '@klvscope/web/build';
 import type { Page } from 'playwright-core';
-import { chromiumUnavailableReason, launchChromium, saveScreenshot, type ChromiumSession } from '../../test-support/chromium.js';
+import { launchChromium, saveScreenshot, skipWithoutChromium, type ChromiumSession } from '../../test-support/chromium.js';
 import { freeUdpPort } from '../../test-support/free-udp-port.js';
 import { formatBitrate } from '../src/relay-console/bitrate-history.js';
 import {
@@ -76,11 +76,7 @@ describe('the relay console in Chromium', function () {
     ((await rest('GET', '/platforms?_limit=1000')).body as any[]).map((p) => ({ id: p.id, name: p.name, channels: (p.channels as any[]).map((c) => ({ channelId: c.channelId, name: c.name, state: c.state })) }));
 
   before(async function () {
-    const reason = chromiumUnavailableReason();
-    if (reason !== null) {
-      console.log(`      skipped: ${reason}`);
-      this.skip();
-    }
+    skipWithoutChromium(this);
     // Built before the relay starts: it reads web/dist/relay-console once, at start.
     await buildWeb();
     dataDir = await mkdtemp(join(tmpdir(), 'klvscope-relay-console-'));

@@ -7,7 +7,7 @@
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { expect } from 'chai';
-import { chromiumUnavailableReason, launchChromium, saveScreenshot } from '../../../test-support/chromium.js';
+import { launchChromium, saveScreenshot, skipWithoutChromium } from '../../../test-support/chromium.js';
 import { RelayClient, makeDataDir, removeDataDir, startTestRelay } from './relay-test-server.js';
 import type { RunningRelayServer } from '../../src/relay/start-relay-server.js';
 
@@ -50,11 +50,7 @@ describe('relay: the docs page', function () {
   });
 
   it('renders in headless Chromium and lists every operation of the document', async function () {
-    const reason = chromiumUnavailableReason();
-    if (reason !== null) {
-      console.log(`      skipped: ${reason}`);
-      this.skip();
-    }
+    skipWithoutChromium(this);
     const document = (await client.get('/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
     const expected = Object.entries(document.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`));
     const browser = await launchChromium({ viewport: { width: 1280, height: 1000 } });
