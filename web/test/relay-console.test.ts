@@ -160,7 +160,7 @@ describe('the relay console in Chromium', function () {
     it('drops the key from the address bar, and keeps it for the tab only', async () => {
       expect(page.url()).to.equal(`${relay!.url}/`);
       expect(await page.evaluate('location.hash')).to.equal('');
-      expect(await page.evaluate('sessionStorage.getItem("klvscope.relayConsole.apiKey")')).to.equal(KEY);
+      expect(await page.evaluate('sessionStorage.getItem("klvscope.apiKey")')).to.equal(KEY);
     });
 
     it('lists the platforms and channels REST returns, with their states, the server state and a link to the docs', async () => {

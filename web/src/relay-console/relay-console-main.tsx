@@ -1,8 +1,9 @@
 /** The relay console's entry: the page into #relay-console, its probe on window for the tests. */
 import './relay-console.css';
 import { render } from 'preact';
-import { keptSessionKey, takeFragmentKey } from './api-key-session.js';
-import { RelayConsolePage } from './relay-console-page.js';
+// The dashboard's convention, shared: #key= taken off the address bar, the key kept in sessionStorage.
+import { storedKey } from '../dashboard/api-key-session.js';
+import { RelayConsolePage, keyFromFragment } from './relay-console-page.js';
 import { emptyProbe, type RelayConsoleProbe } from './relay-console-probe.js';
 
 declare global {
@@ -12,7 +13,7 @@ declare global {
 }
 
 // Before the first render: the key leaves the address bar at once.
-const initialKey = takeFragmentKey(location, history) ?? keptSessionKey(sessionStorage);
+const initialKey = keyFromFragment() ?? storedKey();
 const probe = emptyProbe();
 window.klvscopeRelayConsole = probe;
 render(<RelayConsolePage initialKey={initialKey} probe={probe} />, document.getElementById('relay-console') as HTMLElement);

@@ -5,15 +5,24 @@
  * accepts, the page shows the sign-in form and nothing the relay holds.
  */
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
-import { forgetSessionKey, keepSessionKey, takeFragmentKey } from './api-key-session.js';
+import { storeKey, takeKeyFromFragment } from '../dashboard/api-key-session.js';
 import { asRelayError, type ConsoleError } from './error-notice.js';
 import { RelayApi } from './relay-api.js';
 import { emptyProbe, type RelayConsoleProbe } from './relay-console-probe.js';
 import { RelayOverview } from './relay-overview.js';
 import { SignInForm } from './sign-in-form.js';
 
+/** `#key=KEY` taken off the address bar; null without one, or when it is not valid percent-encoding (it is gone all the same). */
+export function keyFromFragment(): string | null {
+  try {
+    return takeKeyFromFragment(location, history);
+  } catch {
+    return null;
+  }
+}
+
 export interface RelayConsolePageProps {
-  /** The key from the fragment or kept for this tab (api-key-session.ts), still to be checked; null: none. */
+  /** The key from the fragment or kept for this tab (the dashboard's api-key-session.ts), still to be checked; null: none. */
   initialKey: string | null;
   probe: RelayConsoleProbe;
 }
@@ -24,7 +33,7 @@ export function RelayConsolePage({ initialKey, probe }: RelayConsolePageProps) {
   const [refusal, setRefusal] = useState<ConsoleError | null>(null);
 
   const signOut = useCallback((why: ConsoleError | null) => {
-    forgetSessionKey(sessionStorage);
+    storeKey(null);
     setKey(null);
     setRefusal(why);
     Object.assign(probe, emptyProbe(), { errorCode: why?.error.code ?? null });
@@ -35,7 +44,7 @@ export function RelayConsolePage({ initialKey, probe }: RelayConsolePageProps) {
       setChecking(true);
       try {
         await new RelayApi(candidate).checkKey();
-        keepSessionKey(sessionStorage, candidate);
+        storeKey(candidate);
         setRefusal(null);
         setKey(candidate);
       } catch (error) {
@@ -55,7 +64,7 @@ export function RelayConsolePage({ initialKey, probe }: RelayConsolePageProps) {
   // A sign-in link opened in this tab changes only the fragment: no new page load.
   useEffect(() => {
     const onHashChange = () => {
-      const key = takeFragmentKey(location, history);
+      const key = keyFromFragment();
       if (key !== null) void signIn(key);
     };
     window.addEventListener('hashchange', onHashChange);
