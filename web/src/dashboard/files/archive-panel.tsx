@@ -1,0 +1,68 @@
+/**
+ * The analysis archive (`GET /analysis/archive`): every file with cached
+ * stages, by content hash, most recently updated first. An entry opens the
+ * report of its file; deleting it (`DELETE /analysis/archive`) drops its
+ * cached stages and ingest runs, so the next inspection reads the file anew.
+ */
+import { useState } from 'preact/hooks';
+import type { ApiClient } from '../api-client.js';
+import { routeHash } from '../dashboard-route.js';
+import { ErrorNotice } from '../error-notice.js';
+import { useApiData } from '../use-api-data.js';
+import { formatByteSize } from './byte-size.js';
+import { filesApi } from './files-api.js';
+import { formatUtcTime } from './utc-time.js';
+
+export function ArchivePanel({ api }: { api: ApiClient }) {
+  const entries = useApiData(() => filesApi.archive(api), [api]);
+  const [deleteError, setDeleteError] = useState<Error | null>(null);
+  const remove = (hash: string) => {
+    setDeleteError(null);
+    filesApi.deleteArchiveEntry(api, hash).then(entries.reload, (error: unknown) => setDeleteError(error as Error));
+  };
+  return (
+    <section class="panel archive">
+      <h2>Analysis archive</h2>
+      {entries.state === 'loading' && <p class="loading">loading…</p>}
+      {entries.state === 'failed' && <ErrorNotice error={entries.error} what="list the archive" />}
+      {deleteError !== null && <ErrorNotice error={deleteError} what="delete the entry" />}
+      {entries.state === 'loaded' && entries.data.length === 0 && <p class="empty">Nothing analysed yet: inspect a recording above.</p>}
+      {entries.state === 'loaded' && entries.data.length > 0 && (
+        <table class="data">
+          <thead>
+            <tr>
+              <th>File</th>
+              <th class="number">Size</th>
+              <th>Stages cached</th>
+              <th>Updated</th>
+              <th>Hash</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {entries.data.map((entry) => (
+              <tr class="archive-entry" data-hash={entry.hash} data-path={entry.firstPath}>
+                <td>
+                  <a class="open-report" href={routeHash({ page: 'report', filePath: entry.firstPath })}>
+                    {entry.firstPath}
+                  </a>
+                </td>
+                <td class="number">{formatByteSize(entry.size)}</td>
+                <td>{entry.stages.join(', ')}</td>
+                <td>{formatUtcTime(entry.updatedMs)}</td>
+                <td>
+                  <code title={entry.hash}>{entry.hash.slice(0, 12)}…</code>
+                </td>
+                <td>
+                  <button type="button" class="delete" aria-label={`delete the archive entry of ${entry.firstPath}`} onClick={() => remove(entry.hash)}>
+                    Delete
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
