@@ -147,7 +147,7 @@ function FolderTable({ listing, onOpen, onInspect }: { listing: FolderListing; o
                       onOpen(entry.path);
                     }}
                   >
-                    📁 {entry.name}/
+                    {entry.name}/
                   </a>
                 ) : (
                   <span class={entry.isTransportStream ? 'transport-stream' : 'other-file'}>{entry.name}</span>

@@ -23,17 +23,25 @@ export interface JobView {
 export type Inspection =
   | { state: 'idle' }
   | { state: 'starting'; filePath: string }
-  | { state: 'running'; filePath: string; job: JobView }
-  | { state: 'completed'; filePath: string; job: JobView }
-  | { state: 'failed'; filePath: string; error: Error; job?: JobView };
+  | { state: 'running'; filePath: string; job: JobView; percent: number | null }
+  | { state: 'completed'; filePath: string; job: JobView; percent: number }
+  | { state: 'failed'; filePath: string; error: Error; job?: JobView; percent?: number | null };
 
 /** How often the job status is asked for while it runs. */
 export const JOB_POLL_MS = 200;
 
-export function jobPercent(job: JobView): number | null {
+/**
+ * The bar's value: bytes done of the total, never below what it showed
+ * before. The service's total is the file's size while it hashes an unknown
+ * file, and grows to every read the job plans once the file is identified
+ * (gateway/src/inspection/file-stages.ts), so the raw fraction drops there;
+ * a bar going backwards would say the work went back.
+ */
+export function jobPercent(job: JobView, shownBefore: number | null = null): number | null {
   const { bytesDone, bytesTotal } = job.progress;
-  if (bytesTotal === null) return null;
-  return bytesTotal === 0 ? 100 : Math.min(100, (100 * bytesDone) / bytesTotal);
+  if (bytesTotal === null) return shownBefore;
+  const percent = bytesTotal === 0 ? 100 : Math.min(100, (100 * bytesDone) / bytesTotal);
+  return Math.max(percent, shownBefore ?? 0);
 }
 
 /** The inspection's state and `start(filePath)`; `onCompleted` is called once the job has completed. */
@@ -59,18 +67,20 @@ export function useInspectionJob(api: ApiClient, onCompleted: (filePath: string)
       const fail = (error: unknown, job?: JobView) => {
         if (!current()) return;
         if (isAuthError(error)) void Promise.reject(error as Error);
-        setInspection({ state: 'failed', filePath, error: error instanceof Error ? error : new Error(String(error)), job });
+        setInspection({ state: 'failed', filePath, error: error instanceof Error ? error : new Error(String(error)), job, percent: shown });
       };
+      let shown: number | null = null;
       const follow = (job: JobView) => {
         if (!current()) return;
+        shown = jobPercent(job, shown);
         if (job.status === 'completed') {
-          setInspection({ state: 'completed', filePath, job });
+          setInspection({ state: 'completed', filePath, job, percent: 100 });
           completed.current(filePath);
         } else if (job.status === 'failed' || job.status === 'cancelled') {
           const error = job.error ?? { code: 'ERR_JOB_CANCELLED', message: 'the job was cancelled' };
           fail(new ApiError(422, error.code, error.message), job);
         } else {
-          setInspection({ state: 'running', filePath, job });
+          setInspection({ state: 'running', filePath, job, percent: shown });
           setTimeout(() => {
             if (current()) api.get<JobView>(`/process/file/jobs/${encodeURIComponent(job.id)}`).then(follow, (error: unknown) => fail(error, job));
           }, JOB_POLL_MS);

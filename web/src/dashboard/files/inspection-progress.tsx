@@ -1,12 +1,12 @@
 /** An inspection under way: the file, the job's status and a progress bar of bytes read of the total; its error when it failed. */
 import { ErrorNotice } from '../error-notice.js';
 import { formatByteSize } from './byte-size.js';
-import { jobPercent, type Inspection } from './inspection-job.js';
+import type { Inspection } from './inspection-job.js';
 
 export function InspectionProgress({ inspection }: { inspection: Inspection }) {
   if (inspection.state === 'idle') return null;
   const job = inspection.state === 'starting' ? null : (inspection.job ?? null);
-  const percent = job === null ? null : jobPercent(job);
+  const percent = inspection.state === 'starting' ? null : (inspection.percent ?? null);
   const status = inspection.state === 'starting' ? 'starting' : inspection.state === 'failed' ? 'failed' : (job?.status ?? 'queued');
   return (
     <section class="panel inspection" data-status={status} data-file={inspection.filePath} aria-live="polite">
@@ -29,9 +29,10 @@ export function InspectionProgress({ inspection }: { inspection: Inspection }) {
         {job !== null && job.progress.bytesTotal !== null && (
           <>
             {' '}
-            · {formatByteSize(job.progress.bytesDone)} of {formatByteSize(job.progress.bytesTotal)} read ({percent?.toFixed(0)} %; the file is read to identify, analyse and ingest it, as far as not cached)
+            · <span class="percent">{(percent ?? 0).toFixed(0)} %</span> · {formatByteSize(job.progress.bytesDone)} of {formatByteSize(job.progress.bytesTotal)} read · the file is read to identify it, then to analyse and ingest it, as far as these are not cached
           </>
         )}
+        {status === 'running' && job !== null && job.progress.bytesTotal !== null && job.progress.bytesDone >= job.progress.bytesTotal && ' · reading done, running the checks'}
         {status === 'completed' && ' · opening the report…'}
       </p>
       {inspection.state === 'failed' && <ErrorNotice error={inspection.error} what="inspect the file" />}

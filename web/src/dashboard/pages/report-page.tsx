@@ -54,7 +54,7 @@ function ReportView({ report, filePath, navigate }: { report: FileReport; filePa
           Report: <span class={`overall-verdict verdict-${report.verdict}`}>{report.verdict.toUpperCase()}</span>
         </h2>
         <p>
-          {failed} of {report.checks.length} checks fail, {warned} warn. <span class="report-path">{report.path}</span>
+          {failed} of {report.checks.length} checks fail, {warned} warn.
         </p>
         <p class="report-ids">
           file hash <code>{report.fileHash}</code> · ingest run <code>{report.runId}</code>

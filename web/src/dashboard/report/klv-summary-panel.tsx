@@ -43,7 +43,7 @@ export function KlvSummaryPanel({ klv }: { klv: KlvPidSummary[] }) {
                   </td>
                   <td>{formatTimestampMicros(pid.firstTimestampMicros)}</td>
                   <td>{formatTimestampMicros(pid.lastTimestampMicros)}</td>
-                  <td class={problems.length > 0 ? 'error' : ''}>{problems.length === 0 ? 'none' : problems.map(([type, count]) => `${type} ${count}`).join(', ')}</td>
+                  <td class={`problems ${problems.length > 0 ? 'error' : ''}`}>{problems.length === 0 ? 'none' : problems.map(([type, count]) => `${type} ${count}`).join(', ')}</td>
                 </tr>
               );
             })}
