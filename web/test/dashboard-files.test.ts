@@ -124,7 +124,7 @@ describe('the dashboard files page (headless Chromium)', function () {
     screenshotTaken();
     await page.waitForSelector('.report-page[data-state="ready"]', { timeout: 60_000 });
     expect(new URL(page.url()).hash).to.equal(`#/report?${new URLSearchParams({ file: large.path }).toString()}`);
-    const seen = (await page.evaluate('window.progressSeen')) as number[];
+    const seen = await page.evaluate<number[]>('window.progressSeen');
     expect(seen.length).to.be.greaterThan(1);
     expect(seen.some((percent) => percent < 100)).to.equal(true);
     expect(seen.every((percent, index) => index === 0 || percent >= seen[index - 1])).to.equal(true);

@@ -66,8 +66,10 @@ export function useInspectionJob(api: ApiClient, onCompleted: (filePath: string)
       const current = () => mine === generation.current;
       const fail = (error: unknown, job?: JobView) => {
         if (!current()) return;
-        if (isAuthError(error)) void Promise.reject(error as Error);
-        setInspection({ state: 'failed', filePath, error: error instanceof Error ? error : new Error(String(error)), job, percent: shown });
+        const reason = error instanceof Error ? error : new Error(String(error));
+        // Rethrown unhandled on purpose, as useApiData does: the dashboard's gate listens for a refused key.
+        if (isAuthError(reason)) void Promise.reject(reason);
+        setInspection({ state: 'failed', filePath, error: reason, job, percent: shown });
       };
       let shown: number | null = null;
       const follow = (job: JobView) => {
