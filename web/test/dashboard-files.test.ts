@@ -10,9 +10,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { artifactsDir, chromiumUnavailableReason, launchChromium, saveScreenshot, type ChromiumSession } from '../../test-support/chromium.js';
-import { openSignedIn, startDashboardService, type DashboardService } from './dashboard-page-driver.js';
-import { createRecordingsFolder, type GeneratedRecording, type RecordingsFolder } from './generated-recordings.js';
+import { artifactsDir, saveScreenshot } from '../../test-support/chromium.js';
+import { openSignedIn } from './dashboard-page-driver.js';
+import { dashboardSuite } from './dashboard-suite.js';
+import type { GeneratedRecording } from './generated-recordings.js';
 
 interface RestEntry {
   name: string;
@@ -40,51 +41,33 @@ async function recordProgressValues(page: Page): Promise<void> {
 
 describe('the dashboard files page (headless Chromium)', function () {
   this.timeout(90_000);
-  let session: ChromiumSession;
-  let service: DashboardService;
-  let recordings: RecordingsFolder;
   let small: GeneratedRecording;
   let large: GeneratedRecording;
-
-  before(async function () {
-    const reason = chromiumUnavailableReason();
-    if (reason !== null) {
-      console.log(`      skipped: ${reason}`);
-      this.skip();
-    }
-    recordings = createRecordingsFolder();
+  const suite = dashboardSuite((recordings) => {
     mkdirSync(join(recordings.root, 'flight-2026-03-01'));
     small = recordings.write(join('flight-2026-03-01', 'orbit-2.ts'), { bitrate: 2_000_000, seed: 3, durationSeconds: 2, klv: { carriage: 'sync' } });
     recordings.write(join('flight-2026-03-01', 'orbit-10.ts'), { bitrate: 2_000_000, seed: 4, durationSeconds: 1 });
     writeFileSync(join(recordings.root, 'flight-2026-03-01', 'notes.txt'), 'notes\n');
     // Tens of MB, so that the inspection takes long enough for the bar to be seen moving.
     large = recordings.write('long-flight.ts', { bitrate: 8_000_000, seed: 7, durationSeconds: 40, klv: { carriage: 'sync' } });
-    service = await startDashboardService({ browseRoots: [recordings.root] });
-    session = await launchChromium({ viewport: { width: 1280, height: 800 } });
-  });
-
-  after(async () => {
-    await session?.close();
-    await service?.close();
-    recordings?.remove();
   });
 
   it('lists the browse roots, and a folder\'s folders and files with their sizes as the service does; into a folder and back up', async () => {
-    const page = await openSignedIn(session, service);
-    const roots = await service.api<{ roots: Array<{ path: string }> }>('GET', '/system/file-browse/roots');
+    const page = await openSignedIn(suite.session, suite.service);
+    const roots = await suite.service.api<{ roots: Array<{ path: string }> }>('GET', '/system/file-browse/roots');
     await page.waitForSelector('button.browse-root');
     expect(await rowData(page, 'button.browse-root')).to.deep.equal(roots.roots.map((root) => ({ path: root.path })));
 
-    await page.click(`button.browse-root[data-path="${recordings.root}"]`);
-    await page.waitForSelector(`.folder[data-path="${recordings.root}"]`);
-    const top = await service.api<{ entries: RestEntry[] }>('POST', '/system/file-browse/entries', { path: recordings.root });
+    await page.click(`button.browse-root[data-path="${suite.recordings.root}"]`);
+    await page.waitForSelector(`.folder[data-path="${suite.recordings.root}"]`);
+    const top = await suite.service.api<{ entries: RestEntry[] }>('POST', '/system/file-browse/entries', { path: suite.recordings.root });
     expect(await rowData(page, 'tr.entry')).to.deep.equal(top.entries.map((entry) => ({ path: entry.path, kind: entry.kind })));
     expect(await page.isDisabled('.folder button.up')).to.equal(true);
 
     await page.click('tr.entry[data-kind="folder"] a.open-folder');
-    const folder = join(recordings.root, 'flight-2026-03-01');
+    const folder = join(suite.recordings.root, 'flight-2026-03-01');
     await page.waitForSelector(`.folder[data-path="${folder}"]`);
-    const inner = await service.api<{ entries: RestEntry[] }>('POST', '/system/file-browse/entries', { path: folder });
+    const inner = await suite.service.api<{ entries: RestEntry[] }>('POST', '/system/file-browse/entries', { path: folder });
     // Numbers compared as numbers: orbit-2 before orbit-10, as the service sorts.
     expect(inner.entries.map((entry) => entry.name)).to.deep.equal(['notes.txt', 'orbit-2.ts', 'orbit-10.ts']);
     expect(await rowData(page, 'tr.entry')).to.deep.equal(inner.entries.map((entry) => ({ path: entry.path, kind: entry.kind })));
@@ -96,13 +79,13 @@ describe('the dashboard files page (headless Chromium)', function () {
     await saveScreenshot(page, 'dashboard-files-folder');
 
     await page.click('.folder button.up');
-    await page.waitForSelector(`.folder[data-path="${recordings.root}"]`);
+    await page.waitForSelector(`.folder[data-path="${suite.recordings.root}"]`);
     await page.close();
   });
 
   it('inspects a large file with a progress bar that only grows and reaches 100 %, then opens its report', async () => {
-    const page = await openSignedIn(session, service);
-    await page.click(`button.browse-root[data-path="${recordings.root}"]`);
+    const page = await openSignedIn(suite.session, suite.service);
+    await page.click(`button.browse-root[data-path="${suite.recordings.root}"]`);
     await page.waitForSelector(`tr.entry[data-path="${large.path}"]`);
     await recordProgressValues(page);
     expect(large.size).to.be.greaterThan(30_000_000);
@@ -134,37 +117,37 @@ describe('the dashboard files page (headless Chromium)', function () {
 
   it('shows the recent sources and the archive as the service does; removes a source and deletes an entry on the service', async () => {
     // A file session adds its file to the recent sources (docs/rest.md).
-    await service.api('POST', '/automation/file-session', { filePath: small.path });
-    await service.api('DELETE', '/sessions/active');
-    const page = await openSignedIn(session, service);
-    const recent = await service.api<{ sources: Array<{ id: string; source: string }> }>('GET', '/sources/recent');
+    await suite.service.api('POST', '/automation/file-session', { filePath: small.path });
+    await suite.service.api('DELETE', '/sessions/active');
+    const page = await openSignedIn(suite.session, suite.service);
+    const recent = await suite.service.api<{ sources: Array<{ id: string; source: string }> }>('GET', '/sources/recent');
     expect(recent.sources.map((source) => source.source)).to.include(small.path);
     await page.waitForSelector('tr.recent-source');
     expect(await rowData(page, 'tr.recent-source')).to.deep.equal(recent.sources.map((source) => ({ id: source.id, source: source.source })));
 
-    const archive = await service.api<{ entries: Array<{ hash: string; firstPath: string }> }>('GET', '/analysis/archive');
+    const archive = await suite.service.api<{ entries: Array<{ hash: string; firstPath: string }> }>('GET', '/analysis/archive');
     expect(archive.entries.length).to.be.greaterThan(0);
     await page.waitForSelector('tr.archive-entry');
     expect(await rowData(page, 'tr.archive-entry')).to.deep.equal(archive.entries.map((entry) => ({ hash: entry.hash, path: entry.firstPath })));
-    await page.click(`button.browse-root[data-path="${recordings.root}"]`);
+    await page.click(`button.browse-root[data-path="${suite.recordings.root}"]`);
     await page.waitForSelector(`tr.entry[data-path="${large.path}"]`);
     await saveScreenshot(page, 'dashboard-files');
 
     const removed = recent.sources.find((source) => source.source === small.path);
     await page.click(`tr.recent-source[data-id="${removed?.id}"] button.remove`);
     await page.waitForSelector(`tr.recent-source[data-id="${removed?.id}"]`, { state: 'detached' });
-    expect((await service.api<{ sources: Array<{ id: string }> }>('GET', '/sources/recent')).sources.map((source) => source.id)).to.not.include(removed?.id);
+    expect((await suite.service.api<{ sources: Array<{ id: string }> }>('GET', '/sources/recent')).sources.map((source) => source.id)).to.not.include(removed?.id);
 
     const deleted = archive.entries[0];
     await page.click(`tr.archive-entry[data-hash="${deleted.hash}"] button.delete`);
     await page.waitForSelector(`tr.archive-entry[data-hash="${deleted.hash}"]`, { state: 'detached' });
-    expect((await service.api<{ entries: Array<{ hash: string }> }>('GET', '/analysis/archive')).entries.map((entry) => entry.hash)).to.not.include(deleted.hash);
+    expect((await suite.service.api<{ entries: Array<{ hash: string }> }>('GET', '/analysis/archive')).entries.map((entry) => entry.hash)).to.not.include(deleted.hash);
     await page.close();
   });
 
   it('opens a report from the archive', async () => {
-    await service.api('POST', '/analysis/file', { filePath: small.path });
-    const page = await openSignedIn(session, service);
+    await suite.service.api('POST', '/analysis/file', { filePath: small.path });
+    const page = await openSignedIn(suite.session, suite.service);
     await page.click(`tr.archive-entry[data-path="${small.path}"] a.open-report`);
     await page.waitForSelector('.report-page');
     expect(new URL(page.url()).hash).to.equal(`#/report?${new URLSearchParams({ file: small.path }).toString()}`);
@@ -172,17 +155,17 @@ describe('the dashboard files page (headless Chromium)', function () {
   });
 
   it('says at the field why a typed path cannot be opened: outside the roots, or no such file', async () => {
-    const page = await openSignedIn(session, service);
+    const page = await openSignedIn(suite.session, suite.service);
     await page.fill('.path-form input[name=path]', '/etc');
     await page.click('.path-form button[type=submit]');
     await page.waitForSelector('.path-form .error');
     expect(await page.textContent('.path-form .error')).to.contain('ERR_FILE_OUTSIDE_ROOTS');
     expect(await page.getAttribute('.path-form input[name=path]', 'aria-invalid')).to.equal('true');
-    await page.fill('.path-form input[name=path]', join(recordings.root, 'no-such-flight.ts'));
+    await page.fill('.path-form input[name=path]', join(suite.recordings.root, 'no-such-flight.ts'));
     await page.click('.path-form button[type=submit]');
     await page.waitForFunction(`document.querySelector('.path-form .error')?.textContent.includes('ERR_FILE_NOT_FOUND')`);
     // A file that is not a transport stream is checked, and its problem said, with no Inspect button.
-    await page.fill('.path-form input[name=path]', join(recordings.root, 'flight-2026-03-01', 'notes.txt'));
+    await page.fill('.path-form input[name=path]', join(suite.recordings.root, 'flight-2026-03-01', 'notes.txt'));
     await page.click('.path-form button[type=submit]');
     await page.waitForSelector('.typed-file .error');
     expect(await page.textContent('.typed-file .error')).to.contain('ERR_NOT_TRANSPORT_STREAM');

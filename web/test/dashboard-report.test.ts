@@ -8,9 +8,10 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { fixturesDir, fixtureOrSkip } from '../../test-support/fixtures.js';
-import { chromiumUnavailableReason, launchChromium, saveScreenshot, type ChromiumSession } from '../../test-support/chromium.js';
-import { openSignedIn, startDashboardService, type DashboardService } from './dashboard-page-driver.js';
-import { createRecordingsFolder, type GeneratedRecording, type RecordingsFolder } from './generated-recordings.js';
+import { saveScreenshot } from '../../test-support/chromium.js';
+import { openSignedIn } from './dashboard-page-driver.js';
+import { dashboardSuite } from './dashboard-suite.js';
+import type { GeneratedRecording } from './generated-recordings.js';
 
 interface RestCheck {
   checkId: string;
@@ -76,43 +77,29 @@ async function expectReportEqualsRest(page: Page, rest: RestReport): Promise<voi
 
 describe('the dashboard report page (headless Chromium)', function () {
   this.timeout(90_000);
-  let session: ChromiumSession;
-  let service: DashboardService;
-  let recordings: RecordingsFolder;
   let faulty: GeneratedRecording;
-
-  before(async function () {
-    const reason = chromiumUnavailableReason();
-    if (reason !== null) {
-      console.log(`      skipped: ${reason}`);
-      this.skip();
-    }
-    recordings = createRecordingsFolder();
-    faulty = recordings.write('faulty-pcr-gap-klv-checksum.ts', {
-      bitrate: 3_000_000,
-      seed: 11,
-      durationSeconds: 6,
-      klv: { carriage: 'sync' },
-      faults: ['pcr-gap@2', 'klv-checksum@3.5'],
-    });
-    service = await startDashboardService({ browseRoots: [recordings.root, fixturesDir] });
-    session = await launchChromium({ viewport: { width: 1400, height: 900 } });
-  });
-
-  after(async () => {
-    await session?.close();
-    await service?.close();
-    recordings?.remove();
-  });
+  const suite = dashboardSuite(
+    (recordings) => {
+      faulty = recordings.write('faulty-pcr-gap-klv-checksum.ts', {
+        bitrate: 3_000_000,
+        seed: 11,
+        durationSeconds: 6,
+        klv: { carriage: 'sync' },
+        faults: ['pcr-gap@2', 'klv-checksum@3.5'],
+      });
+      return { moreBrowseRoots: [fixturesDir] };
+    },
+    { width: 1400, height: 900 },
+  );
 
   it('shows the report of a stream with a PCR gap and a KLV checksum error: verdicts equal the REST report, the failed checks are the injected ones', async () => {
-    const page = await openSignedIn(session, service);
-    await page.click(`button.browse-root[data-path="${recordings.root}"]`);
+    const page = await openSignedIn(suite.session, suite.service);
+    await page.click(`button.browse-root[data-path="${suite.recordings.root}"]`);
     await page.waitForSelector(`tr.entry[data-path="${faulty.path}"]`);
     await inspectFromFilesPage(page, `tr.entry[data-path="${faulty.path}"] button.inspect`);
     expect(new URL(page.url()).hash).to.equal(`#/report?${new URLSearchParams({ file: faulty.path }).toString()}`);
 
-    const rest = (await service.api<{ report: RestReport }>('POST', '/analysis/archive/lookup', { filePath: faulty.path })).report;
+    const rest = (await suite.service.api<{ report: RestReport }>('POST', '/analysis/archive/lookup', { filePath: faulty.path })).report;
     await expectReportEqualsRest(page, rest);
     const failed = (await tableRows(page, 'tr.check-row[data-verdict="fail"]')).map((row) => row.data.checkId).sort();
     // A PCR gap breaks the PCR interval, the PCR step and TR 101 290's PCR repetition; the corrupt checksum, the checksum check.
@@ -135,12 +122,12 @@ describe('the dashboard report page (headless Chromium)', function () {
 
   it('shows the report of a real recording (a fixture), typed in as a path: verdicts equal the REST report', async function () {
     const fixture = fixtureOrSkip(this, 'real', 'osh-addons_sample-stream.ts');
-    const page = await openSignedIn(session, service);
+    const page = await openSignedIn(suite.session, suite.service);
     await page.fill('.path-form input[name=path]', fixture);
     await page.click('.path-form button[type=submit]');
     await page.waitForSelector(`.typed-file[data-path="${fixture}"] button.inspect`);
     await inspectFromFilesPage(page, '.typed-file button.inspect');
-    const rest = (await service.api<{ report: RestReport }>('POST', '/analysis/archive/lookup', { filePath: fixture })).report;
+    const rest = (await suite.service.api<{ report: RestReport }>('POST', '/analysis/archive/lookup', { filePath: fixture })).report;
     await expectReportEqualsRest(page, rest);
     // The fixture (MANIFEST.md): video on 0x100, asynchronous KLV on 0x101 with 277 ST 0601 packets, all checksums valid.
     const klv = await tableRows(page, 'table.klv-pids tr.klv-pid');
@@ -150,19 +137,19 @@ describe('the dashboard report page (headless Chromium)', function () {
   });
 
   it('offers to inspect a file that has no report yet, and shows the report once inspected there', async () => {
-    const fresh = recordings.write('not-yet-inspected.ts', { bitrate: 2_000_000, seed: 5, durationSeconds: 2 });
-    const page = await openSignedIn(session, service, `#/report?${new URLSearchParams({ file: fresh.path }).toString()}`);
+    const fresh = suite.recordings.write('not-yet-inspected.ts', { bitrate: 2_000_000, seed: 5, durationSeconds: 2 });
+    const page = await openSignedIn(suite.session, suite.service, `#/report?${new URLSearchParams({ file: fresh.path }).toString()}`);
     await page.waitForSelector('.report-page[data-state="none"] .no-report button.inspect');
     await page.click('.no-report button.inspect');
     await page.waitForSelector('.report-page[data-state="ready"]', { timeout: 30_000 });
-    const rest = (await service.api<{ report: RestReport }>('POST', '/analysis/archive/lookup', { filePath: fresh.path })).report;
+    const rest = (await suite.service.api<{ report: RestReport }>('POST', '/analysis/archive/lookup', { filePath: fresh.path })).report;
     await expectReportEqualsRest(page, rest);
     expect(rest.verdict).to.equal('pass');
     await page.close();
   });
 
   it('says why a report cannot be shown: a path outside the browse roots', async () => {
-    const page = await openSignedIn(session, service, `#/report?${new URLSearchParams({ file: '/etc/passwd' }).toString()}`);
+    const page = await openSignedIn(suite.session, suite.service, `#/report?${new URLSearchParams({ file: '/etc/passwd' }).toString()}`);
     await page.waitForSelector('.report-page[data-state="failed"] .error');
     expect(await page.textContent('.report-page .error')).to.contain('ERR_FILE_OUTSIDE_ROOTS');
     expect(await page.$('tr.check-row')).to.equal(null);

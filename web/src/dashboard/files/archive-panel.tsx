@@ -4,30 +4,28 @@
  * report of its file; deleting it (`DELETE /analysis/archive`) drops its
  * cached stages and ingest runs, so the next inspection reads the file anew.
  */
-import { useState } from 'preact/hooks';
 import type { ApiClient } from '../api-client.js';
 import { routeHash } from '../dashboard-route.js';
-import { ErrorNotice } from '../error-notice.js';
 import { useApiData } from '../use-api-data.js';
 import { formatByteSize } from './byte-size.js';
 import { filesApi } from './files-api.js';
+import { useListAction } from './list-action.js';
+import { ListingPanel } from './listing-panel.js';
 import { formatUtcTime } from './utc-time.js';
 
 export function ArchivePanel({ api }: { api: ApiClient }) {
   const entries = useApiData(() => filesApi.archive(api), [api]);
-  const [deleteError, setDeleteError] = useState<Error | null>(null);
-  const remove = (hash: string) => {
-    setDeleteError(null);
-    filesApi.deleteArchiveEntry(api, hash).then(entries.reload, (error: unknown) => setDeleteError(error as Error));
-  };
+  const deletion = useListAction(entries.reload);
   return (
-    <section class="panel archive">
-      <h2>Analysis archive</h2>
-      {entries.state === 'loading' && <p class="loading">loading…</p>}
-      {entries.state === 'failed' && <ErrorNotice error={entries.error} what="list the archive" />}
-      {deleteError !== null && <ErrorNotice error={deleteError} what="delete the entry" />}
-      {entries.state === 'loaded' && entries.data.length === 0 && <p class="empty">Nothing analysed yet: inspect a recording above.</p>}
-      {entries.state === 'loaded' && entries.data.length > 0 && (
+    <ListingPanel
+      name="archive"
+      title="Analysis archive"
+      list={entries}
+      listing="list the archive"
+      action={{ error: deletion.error, what: 'delete the entry' }}
+      empty="Nothing analysed yet: inspect a recording above."
+    >
+      {(items) => (
         <table class="data">
           <thead>
             <tr>
@@ -40,7 +38,7 @@ export function ArchivePanel({ api }: { api: ApiClient }) {
             </tr>
           </thead>
           <tbody>
-            {entries.data.map((entry) => (
+            {items.map((entry) => (
               <tr class="archive-entry" data-hash={entry.hash} data-path={entry.firstPath}>
                 <td>
                   <a class="open-report" href={routeHash({ page: 'report', filePath: entry.firstPath })}>
@@ -54,7 +52,7 @@ export function ArchivePanel({ api }: { api: ApiClient }) {
                   <code title={entry.hash}>{entry.hash.slice(0, 12)}…</code>
                 </td>
                 <td>
-                  <button type="button" class="delete" aria-label={`delete the archive entry of ${entry.firstPath}`} onClick={() => remove(entry.hash)}>
+                  <button type="button" class="delete" aria-label={`delete the archive entry of ${entry.firstPath}`} onClick={() => deletion.run(() => filesApi.deleteArchiveEntry(api, entry.hash))}>
                     Delete
                   </button>
                 </td>
@@ -63,6 +61,6 @@ export function ArchivePanel({ api }: { api: ApiClient }) {
           </tbody>
         </table>
       )}
-    </section>
+    </ListingPanel>
   );
 }
