@@ -38,7 +38,8 @@ export function ReportPage({ api, route, navigate }: PageProps<Extract<Dashboard
           </button>
         </section>
       )}
-      <InspectionProgress inspection={inspection} />
+      {/* Once the report it made has loaded, the finished inspection has nothing more to say. */}
+      {!(inspection.state === 'completed' && report.state === 'loaded' && report.data !== null) && <InspectionProgress inspection={inspection} />}
       {report.state === 'loaded' && report.data !== null && <ReportView report={report.data} filePath={filePath} navigate={navigate} />}
     </div>
   );
