@@ -17,3 +17,9 @@ export type {
   StreamMessage,
   StreamStatusMessage,
 } from './stream/stream-messages.js';
+// What the inspection service's reports are made of, for the dashboard (types only).
+export type { Inventory, InventoryPid, InventoryProgram } from './ts/inventory.js';
+export type { KlvPidSummary } from './klv/klv-summary.js';
+export type { CheckSummary, ValueStatistics, Verdict } from './kernel/check-summary.js';
+export type { Point } from './kernel/check-point.js';
+export type { CheckStatus } from './kernel/check-run.js';

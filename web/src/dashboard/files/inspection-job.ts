@@ -1,0 +1,97 @@
+/**
+ * Inspecting a file as the dashboard does it: a process job
+ * (`POST /process/file/jobs`, which runs analyze, ingest and process,
+ * reusing what is cached), its status polled a few times a second for the
+ * progress bar, until it has finished. A process job, not a file session:
+ * it neither replaces the active session (a live one may be running) nor
+ * waits in one long request, and its status carries bytes done of total.
+ */
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, isAuthError, type ApiClient } from '../api-client.js';
+
+/** The job as `GET /process/file/jobs/{id}` answers it. */
+export interface JobView {
+  id: string;
+  /** The file, resolved. */
+  subject: string;
+  status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+  /** Bytes of every read the job makes (hashing, analyze, ingest); bytesTotal null until the file is identified. */
+  progress: { bytesDone: number; bytesTotal: number | null };
+  error: { code: string; message: string } | null;
+}
+
+export type Inspection =
+  | { state: 'idle' }
+  | { state: 'starting'; filePath: string }
+  | { state: 'running'; filePath: string; job: JobView; percent: number | null }
+  | { state: 'completed'; filePath: string; job: JobView; percent: number }
+  | { state: 'failed'; filePath: string; error: Error; job?: JobView; percent?: number | null };
+
+/** How often the job status is asked for while it runs. */
+export const JOB_POLL_MS = 200;
+
+/**
+ * The bar's value: bytes done of the total, never below what it showed
+ * before. The service's total is the file's size while it hashes an unknown
+ * file, and grows to every read the job plans once the file is identified
+ * (gateway/src/inspection/file-stages.ts), so the raw fraction drops there;
+ * a bar going backwards would say the work went back.
+ */
+export function jobPercent(job: JobView, shownBefore: number | null = null): number | null {
+  const { bytesDone, bytesTotal } = job.progress;
+  if (bytesTotal === null) return shownBefore;
+  const percent = bytesTotal === 0 ? 100 : Math.min(100, (100 * bytesDone) / bytesTotal);
+  return Math.max(percent, shownBefore ?? 0);
+}
+
+/** The inspection's state and `start(filePath)`; `onCompleted` is called once the job has completed. */
+export function useInspectionJob(api: ApiClient, onCompleted: (filePath: string) => void): { inspection: Inspection; start: (filePath: string) => void } {
+  const [inspection, setInspection] = useState<Inspection>({ state: 'idle' });
+  // Each start supersedes the one before: its polling stops.
+  const generation = useRef(0);
+  const completed = useRef(onCompleted);
+  completed.current = onCompleted;
+
+  // Leaving the page stops the polling (the job itself runs on, and its result is cached).
+  useEffect(
+    () => () => {
+      generation.current++;
+    },
+    [],
+  );
+
+  const start = useCallback(
+    (filePath: string) => {
+      const mine = ++generation.current;
+      const current = () => mine === generation.current;
+      const fail = (error: unknown, job?: JobView) => {
+        if (!current()) return;
+        const reason = error instanceof Error ? error : new Error(String(error));
+        // Rethrown unhandled on purpose, as useApiData does: the dashboard's gate listens for a refused key.
+        if (isAuthError(reason)) void Promise.reject(reason);
+        setInspection({ state: 'failed', filePath, error: reason, job, percent: shown });
+      };
+      let shown: number | null = null;
+      const follow = (job: JobView) => {
+        if (!current()) return;
+        shown = jobPercent(job, shown);
+        if (job.status === 'completed') {
+          setInspection({ state: 'completed', filePath, job, percent: 100 });
+          completed.current(filePath);
+        } else if (job.status === 'failed' || job.status === 'cancelled') {
+          const error = job.error ?? { code: 'ERR_JOB_CANCELLED', message: 'the job was cancelled' };
+          fail(new ApiError(422, error.code, error.message), job);
+        } else {
+          setInspection({ state: 'running', filePath, job, percent: shown });
+          setTimeout(() => {
+            if (current()) api.get<JobView>(`/process/file/jobs/${encodeURIComponent(job.id)}`).then(follow, (error: unknown) => fail(error, job));
+          }, JOB_POLL_MS);
+        }
+      };
+      setInspection({ state: 'starting', filePath });
+      api.post<JobView>('/process/file/jobs', { filePath }).then(follow, fail);
+    },
+    [api],
+  );
+  return { inspection, start };
+}

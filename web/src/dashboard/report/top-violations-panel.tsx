@@ -1,0 +1,52 @@
+/**
+ * The most severe violations across the checks (the report keeps up to 50),
+ * in stream order within a severity; each names its check, which it opens.
+ * The first few show; the rest on request, so the list does not bury the page.
+ */
+import { useState } from 'preact/hooks';
+import { routeHash } from '../dashboard-route.js';
+import type { FileReport } from './report-api.js';
+import { pidLabel } from './pid-label.js';
+
+/** Violations listed before "Show all". */
+const VIOLATIONS_SHOWN_FIRST = 10;
+
+export function TopViolationsPanel({ report, filePath }: { report: FileReport; filePath: string }) {
+  const [showAll, setShowAll] = useState(false);
+  if (report.topViolations.length === 0) return null;
+  const shown = showAll ? report.topViolations : report.topViolations.slice(0, VIOLATIONS_SHOWN_FIRST);
+  return (
+    <section class="panel top-violations">
+      <h2>Most severe violations ({report.topViolations.length})</h2>
+      <table class="data">
+        <thead>
+          <tr>
+            <th class="number">Time (s)</th>
+            <th>Severity</th>
+            <th>Check</th>
+            <th>PID</th>
+            <th>Message</th>
+          </tr>
+        </thead>
+        <tbody>
+          {shown.map((point) => (
+            <tr class="violation" data-check-id={point.checkId} data-t={point.t ?? ''}>
+              <td class="number">{point.t === null ? '—' : point.t.toFixed(3)}</td>
+              <td class={`verdict-${point.severity === 'error' ? 'fail' : 'warn'}`}>{point.severity}</td>
+              <td>
+                <a href={routeHash({ page: 'check', filePath, checkId: point.checkId })}>{point.checkId}</a>
+              </td>
+              <td>{pidLabel(point.pid)}</td>
+              <td class="message">{point.message}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {shown.length < report.topViolations.length && (
+        <button type="button" class="show-all" onClick={() => setShowAll(true)}>
+          Show all {report.topViolations.length}
+        </button>
+      )}
+    </section>
+  );
+}

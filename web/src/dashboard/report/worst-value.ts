@@ -1,0 +1,21 @@
+/**
+ * A check's worst value, from the value statistics of its summary: the
+ * extreme farthest from zero, with its unit. The checks' values are
+ * intervals (the longest is the worst), drifts (the largest either way) and
+ * steps (a step backwards is negative): in each, the extreme farthest from
+ * zero is the one to look at. The table's tooltip gives min, mean and max.
+ */
+import type { ValueStatistics } from '@klvscope/core/browser';
+
+export function worstValue(value: ValueStatistics | null): number | null {
+  if (value === null || value.count === 0) return null;
+  return Math.abs(value.min) > Math.abs(value.max) ? value.min : value.max;
+}
+
+/** Up to 6 significant digits, without trailing zeros, and the unit (`237.632 ms`); a dash when there is none. */
+export function formatWorstValue(value: ValueStatistics | null): string {
+  const worst = worstValue(value);
+  if (worst === null || value === null) return '—';
+  const number = Number.parseFloat(worst.toPrecision(6)).toString();
+  return value.unit === null ? number : `${number} ${value.unit}`;
+}
