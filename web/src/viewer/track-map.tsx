@@ -6,6 +6,7 @@
  */
 import type { FrameKlvValues } from '@klvscope/core/browser';
 import * as L from 'leaflet';
+import './track-map.css';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { GraticuleLayer } from './graticule-layer.js';
 import { positionOf, type Track, type TrackLog } from './track-log.js';
