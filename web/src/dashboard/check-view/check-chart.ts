@@ -65,6 +65,9 @@ export function createCheckChart(container: HTMLElement, columns: CheckColumns, 
     ctx.lineWidth = 1.5 * ratio;
     ctx.fillStyle = LIMIT_COLOUR;
     ctx.font = `${11 * ratio}px sans-serif`;
+    // uPlot leaves its axis labels' alignment on the context.
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'bottom';
     for (const limit of options.limits) {
       const y = Math.round(u.valToPos(limit.value, 'y', true));
       ctx.beginPath();

@@ -16,7 +16,7 @@ const field =
   (name: string, label: string, sign = 1) =>
   (rules: Record<string, unknown>): LimitLine | null => {
     const value = rules[name];
-    return typeof value === 'number' && Number.isFinite(value) ? { label: `${label} ${sign * value} ms`, value: sign * value } : null;
+    return typeof value === 'number' && Number.isFinite(value) ? { label: `limit ${sign * value} ms (${label})`, value: sign * value } : null;
   };
 
 const LIMITS: Readonly<Record<string, LimitOf>> = {

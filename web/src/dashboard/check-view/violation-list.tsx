@@ -1,6 +1,7 @@
 /** The check's violations below its plot: one row each, in stream time; selecting one moves the video and the cursor to it. */
 import type { CheckColumns } from './check-columns.js';
 import type { DetailPoint } from './check-detail.js';
+import { formatPointValue } from './point-value-format.js';
 
 export interface ViolationListProps {
   points: readonly DetailPoint[];
@@ -54,7 +55,7 @@ export function ViolationList({ points, columns, selectedRow, onSelect }: Violat
                 >
                   <td class="number">{(point.t as number).toFixed(3)}</td>
                   <td class="number">{point.pid}</td>
-                  <td class="number">{point.value === null ? '—' : `${point.value}${point.unit ? ` ${point.unit}` : ''}`}</td>
+                  <td class="number">{formatPointValue(point.value, point.unit)}</td>
                   <td class={`severity-${point.severity}`}>{point.severity}</td>
                   <td class="message">{point.message}</td>
                 </tr>

@@ -11,6 +11,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { buildCheckColumns } from '../check-view/check-columns.js';
 import { loadCheckDetail, type CheckDetail } from '../check-view/check-detail.js';
 import { limitLines } from '../check-view/check-limits.js';
+import { formatPointValue } from '../check-view/point-value-format.js';
 import { CheckPlot } from '../check-view/check-plot.js';
 import { emptyCheckViewProbe, type CheckViewProbe } from '../check-view/check-view-probe.js';
 import { ViolationList } from '../check-view/violation-list.js';
@@ -97,10 +98,10 @@ function LoadedCheck({ api, filePath, detail }: { api: PageProps['api']; filePat
         <span data-field="points">{detail.total}</span> points, <span data-field="violations">{summary.violations}</span> violations
         {summary.value !== null && (
           <>
-            ; values {summary.value.min} to {summary.value.max} {summary.value.unit ?? ''}
+            ; values {formatPointValue(summary.value.min)} to {formatPointValue(summary.value.max, summary.value.unit)}
           </>
         )}
-        {limits.length > 0 && <> ; limit {limits.map((limit) => limit.label).join(', ')}</>}
+        {limits.length > 0 && <>; {limits.map((limit) => limit.label).join(', ')}</>}
         {columns.unplaced > 0 && <>; {columns.unplaced} point(s) before the first PCR have no stream time and are not drawn</>}
         {detail.status === 'failed' && <p class="error">The check failed: {detail.error?.message}. Its points stop there.</p>}
       </section>

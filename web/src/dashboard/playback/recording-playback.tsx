@@ -61,6 +61,8 @@ function LoadedPlayback({ sources, cursorTimeS, seekTo, onStreamTime, probe }: R
   const flight = useMemo(() => new FlightMetadata(sources.metadata, sources.carriage, clock), [sources, clock]);
   const [playerError, setPlayerError] = useState<string | null>(null);
   const [mapping, setMapping] = useState<MediaTimeMapping | null>(null);
+  // The frame callback may come before the render that the time line's state brings.
+  const mappingRef = useRef<MediaTimeMapping | null>(null);
   const [frame, setFrame] = useState<ShownFrame | null>(null);
   const [seek, setSeek] = useState<SeekRequest | null>(null);
   const latestFrame = useRef<number | null>(null);
@@ -73,7 +75,9 @@ function LoadedPlayback({ sources, cursorTimeS, seekTo, onStreamTime, probe }: R
 
   const onTimeline = useCallback(
     (firstMediaTimeS: number) => {
-      if (sources.firstVideoPts90kHz !== null) setMapping(new MediaTimeMapping(sources.firstVideoPts90kHz, firstMediaTimeS));
+      if (sources.firstVideoPts90kHz === null) return;
+      mappingRef.current = new MediaTimeMapping(sources.firstVideoPts90kHz, firstMediaTimeS);
+      setMapping(mappingRef.current);
     },
     [sources],
   );
@@ -82,6 +86,7 @@ function LoadedPlayback({ sources, cursorTimeS, seekTo, onStreamTime, probe }: R
   const onFrame = useCallback(
     (mediaTimeS: number) => {
       probe.framesShown++;
+      const mapping = mappingRef.current;
       if (mapping === null || clock === null) return;
       const pts90kHz = mapping.ptsAt(mediaTimeS);
       const streamTimeS = clock.streamTimeAt(pts90kHz);
@@ -93,7 +98,7 @@ function LoadedPlayback({ sources, cursorTimeS, seekTo, onStreamTime, probe }: R
         onStreamTime(streamTimeS);
       }
     },
-    [mapping, clock, flight, onStreamTime],
+    [clock, flight, onStreamTime],
   );
 
   // A violation selected: the frame presented at its stream time (once the player's time line is known).
@@ -132,7 +137,7 @@ function LoadedPlayback({ sources, cursorTimeS, seekTo, onStreamTime, probe }: R
         <h2>
           Flight <span class="count">({flight.packets} metadata packets)</span>
         </h2>
-        <TrackMap track={flight.track} trackVersion={flight.packets} current={shown?.values ?? null} tileUrl={null} onDrawn={onDrawn} />
+        <TrackMap track={flight.track} trackVersion={flight.packets} current={shown?.values ?? null} tileUrl={null} onDrawn={onDrawn} fitTrack />
       </section>
     </div>
   );
