@@ -19,6 +19,8 @@ export interface CheckChartOptions {
   limits: LimitLine[];
   /** A click on a violation's ring: its row. */
   onSelectViolation: (row: number) => void;
+  /** Once, when uPlot has drawn the plot for the first time. */
+  onFirstDraw?: () => void;
 }
 
 export interface CheckChart {
@@ -113,6 +115,7 @@ export function createCheckChart(container: HTMLElement, columns: CheckColumns, 
   };
 
   const limitValues = options.limits.map((limit) => limit.value);
+  let drawn = false;
   const plot = new uPlot(
     {
       width: options.width,
@@ -142,7 +145,14 @@ export function createCheckChart(container: HTMLElement, columns: CheckColumns, 
       cursor: { drag: { x: true, y: false, setScale: true } },
       legend: { show: true },
       hooks: {
-        draw: [drawMarks],
+        draw: [
+          drawMarks,
+          () => {
+            if (drawn) return;
+            drawn = true;
+            options.onFirstDraw?.();
+          },
+        ],
         setScale: [(u, key) => key === 'x' && placeCursor(u)],
         setSize: [placeCursor],
       },

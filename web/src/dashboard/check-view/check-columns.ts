@@ -33,52 +33,64 @@ export interface CheckColumns {
 export type PlotPoint = Pick<DetailPoint, 't' | 'pid' | 'value' | 'violation' | 'type'>;
 
 export function buildCheckColumns(points: readonly PlotPoint[]): CheckColumns {
+  // Two passes over the points: which have a time (and whether in order), then the columns.
+  const allRows = new Int32Array(points.length);
   let placed = 0;
   let sorted = true;
   let previous = -Infinity;
-  for (const point of points) {
-    if (point.t === null) continue;
-    placed++;
-    if (point.t < previous) sorted = false;
-    previous = point.t;
+  for (let i = 0; i < points.length; i++) {
+    const t = points[i].t;
+    if (t === null) continue;
+    allRows[placed++] = i;
+    if (t < previous) sorted = false;
+    previous = t;
   }
-  const pointOfRow = new Int32Array(placed);
-  for (let i = 0, row = 0; i < points.length; i++) if (points[i].t !== null) pointOfRow[row++] = i;
+  const pointOfRow = allRows.subarray(0, placed);
   // Points come in emission order, time-ordered per PID; interleaved PIDs may step back a little.
   if (!sorted) pointOfRow.sort((a, b) => (points[a].t as number) - (points[b].t as number) || a - b);
 
   const times = new Float64Array(placed);
   const rowValues = new Float64Array(placed);
   const seriesOfRow = new Int32Array(placed);
+  const violationsFound = new Int32Array(placed);
   const keys = new Map<string, number>();
   const found: Array<{ pid: number; type: string | null }> = [];
   let violations = 0;
+  let valueless = false;
+  let lastPid = -1;
+  let lastType: string | null = null;
+  let lastIndex = -1;
   for (let row = 0; row < placed; row++) {
     const point = points[pointOfRow[row]];
     times[row] = point.t as number;
-    if (point.violation) violations++;
+    if (point.violation) violationsFound[violations++] = row;
     if (point.value === null) {
       rowValues[row] = NaN;
       seriesOfRow[row] = -1;
+      valueless = true;
       continue;
     }
     rowValues[row] = point.value;
-    const key = `${point.pid}|${point.type ?? ''}`;
-    let index = keys.get(key);
-    if (index === undefined) {
-      index = found.length;
-      keys.set(key, index);
-      found.push({ pid: point.pid, type: point.type });
+    // Runs of one series are the rule: look the key up only when it changes.
+    if (point.pid !== lastPid || point.type !== lastType) {
+      const key = `${point.pid}|${point.type ?? ''}`;
+      let index = keys.get(key);
+      if (index === undefined) {
+        index = found.length;
+        keys.set(key, index);
+        found.push({ pid: point.pid, type: point.type });
+      }
+      lastPid = point.pid;
+      lastType = point.type;
+      lastIndex = index;
     }
-    seriesOfRow[row] = index;
+    seriesOfRow[row] = lastIndex;
   }
-
-  const violationRows = new Int32Array(violations);
-  for (let row = 0, v = 0; row < placed; row++) if (points[pointOfRow[row]].violation) violationRows[v++] = row;
+  const violationRows = violationsFound.slice(0, violations);
 
   const typesPerPid = new Map<number, number>();
   for (const { pid } of found) typesPerPid.set(pid, (typesPerPid.get(pid) ?? 0) + 1);
-  const dense = found.length === 1 && !rowValues.some(Number.isNaN);
+  const dense = found.length === 1 && !valueless;
   const series = found.map(({ pid, type }, index): CheckSeries => {
     const label = (typesPerPid.get(pid) ?? 0) > 1 && type !== null ? `PID ${pid} ${type}` : `PID ${pid}`;
     if (dense) return { label, pid, type, values: rowValues };

@@ -37,9 +37,9 @@ export function CheckPlot({ columns, limits, unit, cursorTimeS, selectedRow, onS
       unit,
       limits,
       onSelectViolation: (row) => latest.current.onSelectViolation(row),
+      onFirstDraw: () => latest.current.onDrawn(performance.now() - started),
     });
     chartRef.current = chart;
-    latest.current.onDrawn(performance.now() - started);
     const resize = new ResizeObserver(() => chart.resize(Math.max(320, container.clientWidth)));
     resize.observe(container);
     return () => {
