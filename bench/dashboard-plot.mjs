@@ -9,7 +9,7 @@
 // Targets: plot < 1 s, first page < 1 s.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -121,6 +121,8 @@ await buildWeb();
 const profile = mkdtempSync(join(tmpdir(), 'klvscope-bench-dashboard-chromium-'));
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, env: { ...process.env, HOME: profile } });
 try {
+  // The machine's load beside the numbers: on a shared machine they are only as good as it is quiet.
+  console.log(`load average before: ${loadavg().map((load) => load.toFixed(1)).join(' ')}`);
   const plots = await measurePlot(browser);
   const drawn = plots.map((run) => run.drawnMs);
   const columns = plots.map((run) => run.columnsMs);
