@@ -12,21 +12,10 @@ import { generateTransportStream, H264ClipSource, parseFaultSpec } from '@klvsco
 import type { Page } from 'playwright-core';
 import { chromiumUnavailableReason, launchChromium, saveScreenshot, type ChromiumSession } from '../../test-support/chromium.js';
 import { fixturePath, fixtureOrSkip, repoRoot } from '../../test-support/fixtures.js';
+import type { CheckViewProbe } from '../src/dashboard/check-view/check-view-probe.js';
 import { openSignedIn, startDashboardService, type DashboardService } from './dashboard-page-driver.js';
 
-interface Probe {
-  plottedPoints: number;
-  detailPoints: number;
-  violationMarkers: number;
-  limits: number[];
-  seeks: number;
-  framesShown: number;
-  frame: { mediaTime: number; pts90kHz: number; streamTimeS: number; klvPts90kHz: number | null } | null;
-  metadataPackets: number;
-  trackPointCount: number;
-  frameCentrePointCount: number;
-  videoNotice: string | null;
-}
+type Probe = CheckViewProbe;
 
 interface Detail {
   total: number;
