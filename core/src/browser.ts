@@ -6,6 +6,8 @@
  */
 export { PTS_HZ, PTS_MODULUS, ptsDelta90kHz, readTimestamp90kHz } from './ts/clock.js';
 export { VIEWER_LIMIT_CLOSE_CODE } from './stream/stream-messages.js';
+export { frameKlvValues } from './stream/frame-klv-values.js';
+export type { KlvItem } from './kernel/observations.js';
 export type {
   FrameKlvValues,
   RecorderStateName,

@@ -6,8 +6,7 @@
  * viewer's JSON message. One analysis per source run: a new source, or the
  * source reopened, starts a new one (the demuxer's clocks start again).
  */
-import { createKlvAwareTsDemuxer, VideoResolutionProbe, type Demuxer, type Observation, type PmtObservation, type StreamKlvMessage } from '@klvscope/core';
-import { frameKlvValues } from './frame-klv-values.js';
+import { createKlvAwareTsDemuxer, frameKlvValues, VideoResolutionProbe, type Demuxer, type Observation, type PmtObservation, type StreamKlvMessage } from '@klvscope/core';
 
 /** ISO 13818-1 Table 2-34 video stream types, and those of later amendments. */
 const VIDEO_STREAM_TYPES: ReadonlyMap<number, string> = new Map([

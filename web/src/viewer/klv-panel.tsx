@@ -4,6 +4,7 @@
  * data-field attribute naming its FrameKlvValues field, for the tests.
  */
 import type { FrameKlvValues, StreamKlvMessage } from '@klvscope/core/browser';
+import './klv-panel.css';
 import { formatDegrees, formatMetres, formatText, formatTimestampMicros } from './klv-value-format.js';
 
 export interface KlvPanelProps {

@@ -41,6 +41,11 @@ export class MediaTimeMapping {
     const frameMs = this.startMs + Math.round((mediaTimeS - this.firstFrameMediaTimeS) * 1000);
     return frameMs * 90 + PTS_HALF_MS;
   }
+
+  /** The media time at which the frame of unwrapped PTS `pts90kHz` is shown: the inverse of ptsAt (to the millisecond). */
+  mediaTimeAt(pts90kHz: number): number {
+    return this.firstFrameMediaTimeS + (Math.floor(pts90kHz / 90) - this.startMs) / 1000;
+  }
 }
 
 /** Half a millisecond in 90 kHz ticks: how far `ptsAt` may be from a frame's true PTS. */

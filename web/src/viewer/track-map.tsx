@@ -6,6 +6,7 @@
  */
 import type { FrameKlvValues } from '@klvscope/core/browser';
 import * as L from 'leaflet';
+import './track-map.css';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { GraticuleLayer } from './graticule-layer.js';
 import { positionOf, type Track, type TrackLog } from './track-log.js';
@@ -20,6 +21,8 @@ export interface TrackMapProps {
   tileUrl: string | null;
   /** How many points the map's track lines hold now. */
   onDrawn: (platformPoints: number, frameCentrePoints: number) => void;
+  /** Fit the whole track at first, not the first fix (a recording's flight, known in full). */
+  fitTrack?: boolean;
 }
 
 interface MapLayers {
@@ -34,7 +37,7 @@ interface MapLayers {
   fitted: boolean;
 }
 
-export function TrackMap({ track, trackVersion, current, tileUrl, onDrawn }: TrackMapProps) {
+export function TrackMap({ track, trackVersion, current, tileUrl, onDrawn, fitTrack = false }: TrackMapProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const layersRef = useRef<MapLayers | null>(null);
   const [follow, setFollow] = useState(true);
@@ -80,6 +83,11 @@ export function TrackMap({ track, trackVersion, current, tileUrl, onDrawn }: Tra
     drawNew(layers.platformTrack, track.platform, layers.drawn.platform);
     drawNew(layers.frameCentreTrack, track.frameCentre, layers.drawn.frameCentre);
     onDrawn(layers.platformTrack.getLatLngs().length, layers.frameCentreTrack.getLatLngs().length);
+    if (fitTrack && !layers.fitted && track.platform.points.length > 0) {
+      const bounds = L.latLngBounds([...track.platform.points, ...track.frameCentre.points]);
+      layers.map.fitBounds(bounds.pad(0.2), { maxZoom: 15, animate: false });
+      layers.fitted = true;
+    }
   }, [track, trackVersion]);
 
   useEffect(() => {

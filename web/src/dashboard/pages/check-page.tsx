@@ -1,7 +1,123 @@
-/** The check page: not built yet (issue 25); a placeholder so the shell runs. */
-import type { DashboardRoute } from '../dashboard-route.js';
+/**
+ * The check page (`#/check?file=PATH&check=ID`): the check's points against
+ * stream time (uPlot), the rule's limit across them, its violations below,
+ * and the recording beside them (video, metadata of the frame on screen, map
+ * of the flight). The page holds the one time cursor they share and the
+ * selected violation: selecting one (in the list or on its ring) moves the
+ * cursor there and seeks the video to the frame presented then.
+ */
+import '../check-view/check-view.css';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { buildCheckColumns } from '../check-view/check-columns.js';
+import { loadCheckDetail, type CheckDetail } from '../check-view/check-detail.js';
+import { limitLines } from '../check-view/check-limits.js';
+import { formatPointValue } from '../check-view/point-value-format.js';
+import { CheckPlot } from '../check-view/check-plot.js';
+import { emptyCheckViewProbe, type CheckViewProbe } from '../check-view/check-view-probe.js';
+import { ViolationList } from '../check-view/violation-list.js';
+import { routeHash, type DashboardRoute } from '../dashboard-route.js';
+import { ErrorNotice } from '../error-notice.js';
 import type { PageProps } from '../page-props.js';
+import { RecordingPlayback, type StreamTimeRequest } from '../playback/recording-playback.js';
+import { useApiData } from '../use-api-data.js';
 
-export function CheckPage(_props: PageProps<Extract<DashboardRoute, { page: 'check' }>>) {
-  return <p class="placeholder">The check page comes next.</p>;
+declare global {
+  interface Window {
+    /** Read by the browser tests only. */
+    klvscopeCheckView?: CheckViewProbe;
+  }
+}
+
+export function CheckPage({ api, route }: PageProps<Extract<DashboardRoute, { page: 'check' }>>) {
+  const { filePath, checkId } = route;
+  const detail = useApiData(() => loadCheckDetail(api, checkId, filePath), [api, checkId, filePath]);
+  return (
+    <div class="check-page">
+      <header class="check-header">
+        <a href={routeHash({ page: 'report', filePath })}>← Report</a>
+        <h1>
+          {detail.state === 'loaded' ? detail.data.title : checkId} <code class="check-id">{checkId}</code>
+        </h1>
+        <p class="file-path">{filePath}</p>
+      </header>
+      {detail.state === 'loading' && <p class="loading">Loading the check's points (the file is inspected first if it has not been)…</p>}
+      {detail.state === 'failed' && <ErrorNotice error={detail.error} what={`show check ${checkId} of this file`} />}
+      {detail.state === 'loaded' && <LoadedCheck api={api} filePath={filePath} detail={detail.data} />}
+    </div>
+  );
+}
+
+function LoadedCheck({ api, filePath, detail }: { api: PageProps['api']; filePath: string; detail: CheckDetail }) {
+  const probe = useMemo(() => ({ ...emptyCheckViewProbe(), checkId: detail.checkId }), [detail]);
+  const columns = useMemo(() => buildCheckColumns(detail.points), [detail]);
+  const limits = useMemo(() => limitLines(detail.checkId, detail.rules), [detail]);
+  const unit = useMemo(() => detail.points.find((point) => point.unit !== null)?.unit ?? detail.summary.value?.unit ?? null, [detail]);
+  const [cursorTimeS, setCursorTimeS] = useState<number | null>(null);
+  const [selectedRow, setSelectedRow] = useState<number | null>(null);
+  const [seekTo, setSeekTo] = useState<StreamTimeRequest | null>(null);
+  const seeks = useRef(0);
+
+  useEffect(() => {
+    window.klvscopeCheckView = probe;
+    probe.detailPoints = detail.points.length;
+    probe.plottedPoints = columns.times.length;
+    probe.series = columns.series.length;
+    probe.violationMarkers = columns.violationRows.length;
+    probe.limits = limits.map((limit) => limit.value);
+    return () => {
+      if (window.klvscopeCheckView === probe) delete window.klvscopeCheckView;
+    };
+  }, [probe, columns, limits]);
+
+  const select = useCallback(
+    (row: number) => {
+      const streamTimeS = columns.times[row];
+      probe.selectedRow = row;
+      probe.seeks = ++seeks.current;
+      probe.cursorTimeS = streamTimeS;
+      setSelectedRow(row);
+      setCursorTimeS(streamTimeS);
+      setSeekTo({ streamTimeS, serial: seeks.current });
+    },
+    [columns, probe],
+  );
+
+  const onStreamTime = useCallback(
+    (streamTimeS: number) => {
+      probe.cursorTimeS = streamTimeS;
+      setCursorTimeS(streamTimeS);
+    },
+    [probe],
+  );
+
+  const { summary } = detail;
+  return (
+    <>
+      <section class="panel check-summary" data-verdict={summary.verdict}>
+        <span class={`verdict-${summary.verdict}`}>{summary.verdict.toUpperCase()}</span> {summary.reason}.{' '}
+        <span data-field="points">{detail.total}</span> points, <span data-field="violations">{summary.violations}</span> violations
+        {summary.value !== null && (
+          <>
+            ; values {formatPointValue(summary.value.min)} to {formatPointValue(summary.value.max, summary.value.unit)}
+          </>
+        )}
+        {limits.length > 0 && <>; {limits.map((limit) => limit.label).join(', ')}</>}
+        {columns.unplaced > 0 && <>; {columns.unplaced} point(s) before the first PCR have no stream time and are not drawn</>}
+        {detail.status === 'failed' && <p class="error">The check failed: {detail.error?.message}. Its points stop there.</p>}
+      </section>
+      <CheckPlot
+        columns={columns}
+        limits={limits}
+        unit={unit}
+        cursorTimeS={cursorTimeS}
+        selectedRow={selectedRow}
+        onSelectViolation={select}
+        onDrawn={(elapsedMs) => {
+          probe.plotDrawnMs = elapsedMs;
+        }}
+      />
+      <ViolationList points={detail.points} columns={columns} selectedRow={selectedRow} onSelect={select} />
+      <RecordingPlayback api={api} filePath={filePath} ingestRunId={detail.ingestRunId} cursorTimeS={cursorTimeS} seekTo={seekTo} onStreamTime={onStreamTime} probe={probe} />
+    </>
+  );
 }

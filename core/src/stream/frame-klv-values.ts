@@ -1,11 +1,12 @@
 /**
  * The key MISB ST 0601 values of one decoded metadata packet, as the viewer
- * shows them (core's FrameKlvValues): picked from the packet's items by tag.
+ * and the dashboard show them (FrameKlvValues): picked from the packet's items by tag.
  * The footprint is the four full corner points (items 82-89) where the
  * packet has them, else the frame centre plus the offset corners (26-33,
  * ST 0601: offsets from the frame centre, in degrees).
  */
-import type { FrameKlvValues, KlvItem } from '@klvscope/core';
+import type { KlvItem } from '../kernel/observations.js';
+import type { FrameKlvValues } from './stream-messages.js';
 
 const TAG = {
   timestamp: 2,

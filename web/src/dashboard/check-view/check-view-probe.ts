@@ -1,0 +1,52 @@
+/**
+ * What the check page shows, as data, on `window.klvscopeCheckView`, for the
+ * browser tests and the benchmark to compare with what REST returns. The
+ * page writes it; nothing reads it but a test.
+ */
+
+export interface CheckViewProbe {
+  checkId: string | null;
+  /** Points drawn (rows with a stream time), points the endpoint gave, series, violation rings. */
+  plottedPoints: number;
+  detailPoints: number;
+  series: number;
+  violationMarkers: number;
+  /** The limit lines drawn, by value. */
+  limits: number[];
+  /** Milliseconds from having the columns to the plot drawn (uPlot's creation and first draw). */
+  plotDrawnMs: number | null;
+  selectedRow: number | null;
+  /** The shared time cursor, stream time in seconds. */
+  cursorTimeS: number | null;
+  /** Seek requests made (selecting a violation). */
+  seeks: number;
+  framesShown: number;
+  /** The frame on screen: media time, its mapped PTS (33 bits), its stream time, and the PTS of the packet the panel shows. */
+  frame: { mediaTime: number; pts90kHz: number; streamTimeS: number; klvPts90kHz: number | null } | null;
+  metadataPackets: number;
+  trackPointCount: number;
+  frameCentrePointCount: number;
+  /** Why there is no picture, as the page says it; null while the video plays. */
+  videoNotice: string | null;
+}
+
+export function emptyCheckViewProbe(): CheckViewProbe {
+  return {
+    checkId: null,
+    plottedPoints: 0,
+    detailPoints: 0,
+    series: 0,
+    violationMarkers: 0,
+    limits: [],
+    plotDrawnMs: null,
+    selectedRow: null,
+    cursorTimeS: null,
+    seeks: 0,
+    framesShown: 0,
+    frame: null,
+    metadataPackets: 0,
+    trackPointCount: 0,
+    frameCentrePointCount: 0,
+    videoNotice: null,
+  };
+}

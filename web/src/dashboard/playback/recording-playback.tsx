@@ -1,0 +1,144 @@
+/**
+ * The recording beside its check: the video through the playback URL, the
+ * metadata of the frame on screen, and the map of the whole flight (platform
+ * and frame-centre tracks of every packet, the footprint and position of the
+ * frame on screen). One time line joins them: a frame put on screen moves the
+ * page's time cursor (onStreamTime), and a seek request (a selected
+ * violation, in stream time) pauses the video on the frame presented then.
+ */
+import 'leaflet/dist/leaflet.css';
+import './recording-playback.css';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { StreamKlvMessage } from '@klvscope/core/browser';
+import { KlvPanel } from '../../viewer/klv-panel.js';
+import { MediaTimeMapping, wrapPts } from '../../viewer/pts-clock.js';
+import { TrackMap } from '../../viewer/track-map.js';
+import type { ApiClient } from '../api-client.js';
+import type { CheckViewProbe } from '../check-view/check-view-probe.js';
+import { ErrorNotice } from '../error-notice.js';
+import { useApiData } from '../use-api-data.js';
+import { FlightMetadata } from './flight-metadata.js';
+import { loadPlaybackSources, type PlaybackSources } from './playback-sources.js';
+import { RecordingVideo, type SeekRequest } from './recording-video.js';
+import { StreamClock } from './stream-clock.js';
+import { noPictureReason } from './video-support.js';
+
+export interface StreamTimeRequest {
+  streamTimeS: number;
+  serial: number;
+}
+
+export interface RecordingPlaybackProps {
+  api: ApiClient;
+  filePath: string;
+  ingestRunId: string;
+  /** The page's time cursor: what the panel and map show when there is no video. */
+  cursorTimeS: number | null;
+  seekTo: StreamTimeRequest | null;
+  onStreamTime: (streamTimeS: number) => void;
+  probe: CheckViewProbe;
+}
+
+export function RecordingPlayback(props: RecordingPlaybackProps) {
+  const { api, filePath, ingestRunId } = props;
+  const sources = useApiData(() => loadPlaybackSources(api, filePath, ingestRunId), [api, filePath, ingestRunId]);
+  if (sources.state === 'loading') return <p class="panel loading">Loading the recording's metadata and video…</p>;
+  if (sources.state === 'failed') return <ErrorNotice error={sources.error} what="load the recording's metadata and video" />;
+  return <LoadedPlayback {...props} sources={sources.data} />;
+}
+
+interface ShownFrame {
+  pts90kHz: number;
+  klv: StreamKlvMessage | null;
+  exact: boolean;
+}
+
+function LoadedPlayback({ sources, cursorTimeS, seekTo, onStreamTime, probe }: RecordingPlaybackProps & { sources: PlaybackSources }) {
+  const clock = useMemo(
+    () => (sources.firstPcr27MHz !== null && sources.firstVideoPts90kHz !== null ? new StreamClock(sources.firstPcr27MHz, sources.firstVideoPts90kHz) : null),
+    [sources],
+  );
+  const flight = useMemo(() => new FlightMetadata(sources.metadata, sources.carriage, clock), [sources, clock]);
+  const [playerError, setPlayerError] = useState<string | null>(null);
+  const [mapping, setMapping] = useState<MediaTimeMapping | null>(null);
+  // The frame callback may come before the render that the time line's state brings.
+  const mappingRef = useRef<MediaTimeMapping | null>(null);
+  const [frame, setFrame] = useState<ShownFrame | null>(null);
+  const [seek, setSeek] = useState<SeekRequest | null>(null);
+  const latestFrame = useRef<number | null>(null);
+
+  const reason = 'refused' in sources.playback ? sources.playback.refused : (noPictureReason(sources.video) ?? (clock === null ? 'the recording has no PCR or no video PTS, so its frames cannot be placed in stream time.' : null));
+  const notice = reason ?? playerError;
+  const playable = reason === null && 'url' in sources.playback;
+  probe.metadataPackets = flight.packets;
+  probe.videoNotice = notice;
+
+  const onTimeline = useCallback(
+    (firstMediaTimeS: number) => {
+      if (sources.firstVideoPts90kHz === null) return;
+      mappingRef.current = new MediaTimeMapping(sources.firstVideoPts90kHz, firstMediaTimeS);
+      setMapping(mappingRef.current);
+    },
+    [sources],
+  );
+
+  // The frame on screen: its PTS, its stream time (the page's cursor), its metadata packet.
+  const onFrame = useCallback(
+    (mediaTimeS: number) => {
+      probe.framesShown++;
+      const mapping = mappingRef.current;
+      if (mapping === null || clock === null) return;
+      const pts90kHz = mapping.ptsAt(mediaTimeS);
+      const streamTimeS = clock.streamTimeAt(pts90kHz);
+      const found = flight.forFrame(pts90kHz, streamTimeS);
+      probe.frame = { mediaTime: mediaTimeS, pts90kHz: wrapPts(pts90kHz), streamTimeS, klvPts90kHz: found?.message.pts90kHz ?? null };
+      if (latestFrame.current !== pts90kHz) {
+        latestFrame.current = pts90kHz;
+        setFrame({ pts90kHz: wrapPts(pts90kHz), klv: found?.message ?? null, exact: found?.exact ?? false });
+        onStreamTime(streamTimeS);
+      }
+    },
+    [clock, flight, onStreamTime],
+  );
+
+  // A violation selected: the frame presented at its stream time (once the player's time line is known).
+  useEffect(() => {
+    if (seekTo === null || mapping === null || clock === null) return;
+    setSeek({ mediaTimeS: mapping.mediaTimeAt(clock.ptsAt(seekTo.streamTimeS)), serial: seekTo.serial });
+  }, [seekTo, mapping, clock]);
+
+  // Without a picture, the panel and the map follow the time cursor.
+  const cursorKlv = useMemo(() => (playable || cursorTimeS === null ? null : flight.atStreamTime(cursorTimeS)), [playable, cursorTimeS, flight]);
+  const shown = playable ? (frame?.klv ?? null) : cursorKlv;
+
+  const onDrawn = useCallback((platformPoints: number, frameCentrePoints: number) => {
+    probe.trackPointCount = platformPoints;
+    probe.frameCentrePointCount = frameCentrePoints;
+  }, []);
+
+  return (
+    <div class="recording-playback">
+      <section class="panel playback-video" data-playable={playable ? 'true' : 'false'}>
+        <h2>Video</h2>
+        {'url' in sources.playback && playable && <RecordingVideo url={sources.playback.url} seek={seek} onTimeline={onTimeline} onFrame={onFrame} onError={setPlayerError} />}
+        {notice !== null && (
+          <p class="video-notice" role="status">
+            No picture: {notice}
+          </p>
+        )}
+        {frame !== null && playable && (
+          <p class="frame-time" data-field="frame-stream-time">
+            Frame on screen: stream time {(clock?.streamTimeAt(clock.unwrap(frame.pts90kHz)) ?? 0).toFixed(3)} s, PTS {frame.pts90kHz}
+          </p>
+        )}
+      </section>
+      <KlvPanel klv={shown} exact={playable ? (frame?.exact ?? false) : false} framePts90kHz={playable ? (frame?.pts90kHz ?? null) : null} />
+      <section class="panel flight-map">
+        <h2>
+          Flight <span class="count">({flight.packets} metadata packets)</span>
+        </h2>
+        <TrackMap track={flight.track} trackVersion={flight.packets} current={shown?.values ?? null} tileUrl={null} onDrawn={onDrawn} fitTrack />
+      </section>
+    </div>
+  );
+}
