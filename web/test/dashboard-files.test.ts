@@ -97,7 +97,8 @@ describe('the dashboard files page (headless Chromium)', function () {
       if (midway) await taken;
       const response = await route.fetch();
       const job = (await response.json()) as { status: string; progress: { bytesDone: number; bytesTotal: number | null } };
-      if (job.status === 'running' && job.progress.bytesTotal !== null && job.progress.bytesDone < 0.8 * job.progress.bytesTotal) midway = true;
+      // Only a poll the bar shows as partly done (over 0 %) holds the next ones: one at 0 % would leave the bar at 0 and the wait below could never end.
+      if (job.status === 'running' && job.progress.bytesTotal !== null && job.progress.bytesDone > 0 && job.progress.bytesDone < 0.8 * job.progress.bytesTotal) midway = true;
       await route.fulfill({ response });
     });
     await page.click(`tr.entry[data-path="${large.path}"] button.inspect`);
