@@ -1,0 +1,130 @@
+/**
+ * The live statistics, a reading a second, as three charts: bit rate per PID
+ * (and the whole multiplex), TS packets per second, and the losses counted
+ * since the session started (continuity errors, datagrams dropped inside
+ * klvscope, RTP packets missing, the socket's drops). Under them the latest
+ * reading as numbers, with its sequence number, for a reader and for tests.
+ */
+import { useMemo } from 'preact/hooks';
+import { formatBitrate } from '../../viewer/klv-value-format.js';
+import type { LiveStatistics } from './live-records.js';
+import { TimeChart, type ChartSeries } from './time-chart.js';
+
+const PALETTE = ['#1f5f99', '#c0392b', '#2d7a3e', '#a66a00', '#7d3c98', '#117a8b', '#884ea0', '#5d6d7e'];
+
+const hexPid = (pid: number): string => `0x${pid.toString(16).padStart(4, '0')}`;
+
+export function StatisticsCharts({ readings, version }: { readings: readonly LiveStatistics[]; version: number }) {
+  const charts = useMemo(() => chartColumns(readings), [readings, version]);
+  const latest = readings.at(-1);
+  return (
+    <section class="panel live-statistics" aria-label="statistics">
+      <h2>Statistics</h2>
+      {latest === undefined ? (
+        <p class="placeholder">The first reading comes a second after the session starts.</p>
+      ) : (
+        <>
+          <div class="chart-row">
+            <TimeChart name="bitrate" title="Bit rate per PID" unit="Mb/s" series={charts.bitrate.series} columns={charts.bitrate.columns} />
+            <TimeChart name="packets" title="TS packets per second" unit="packets/s" series={charts.packets.series} columns={charts.packets.columns} />
+            <TimeChart name="losses" title="Losses since the start" unit="count" series={charts.losses.series} columns={charts.losses.columns} />
+          </div>
+          <LatestReading reading={latest} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function LatestReading({ reading }: { reading: LiveStatistics }) {
+  return (
+    <table class="data latest-reading" data-seq={reading.seq}>
+      <caption>
+        Latest second (reading {reading.seq}, {new Date(reading.at).toLocaleTimeString()})
+      </caption>
+      <thead>
+        <tr>
+          <th>bit rate</th>
+          <th class="number">packets/s</th>
+          <th class="number">KLV packets/s</th>
+          <th class="number">continuity errors</th>
+          <th class="number">losses (app / RTP / socket)</th>
+          <th class="number">findings</th>
+          <th>per PID</th>
+        </tr>
+      </thead>
+      <tbody>
+        <tr>
+          <td data-field="bitsPerSecond" data-value={reading.bitsPerSecond}>
+            {formatBitrate(reading.bitsPerSecond)}
+          </td>
+          <td class="number" data-field="packetsPerSecond" data-value={reading.packetsPerSecond}>
+            {reading.packetsPerSecond.toFixed(1)}
+          </td>
+          <td class="number" data-field="klvPacketsPerSecond" data-value={reading.klvPacketsPerSecond}>
+            {reading.klvPacketsPerSecond.toFixed(1)}
+          </td>
+          <td class="number" data-field="continuityErrors">
+            {reading.continuityErrors}
+          </td>
+          <td class="number" data-field="losses">
+            {reading.losses.application} / {reading.losses.rtpPackets} / {reading.losses.socket}
+          </td>
+          <td class="number" data-field="findings">
+            {reading.findings}
+          </td>
+          <td class="per-pid">
+            {reading.pids.map((pid) => (
+              <span key={pid.pid} class="pid-rate" data-pid={pid.pid} data-value={pid.bitsPerSecond}>
+                {hexPid(pid.pid)} {formatBitrate(pid.bitsPerSecond)}
+              </span>
+            ))}
+          </td>
+        </tr>
+      </tbody>
+    </table>
+  );
+}
+
+interface Chart {
+  series: ChartSeries[];
+  columns: number[][];
+}
+
+/** Columns of numbers per chart, straight from the readings (uPlot wants arrays, not objects per point). */
+export function chartColumns(readings: readonly LiveStatistics[]): { bitrate: Chart; packets: Chart; losses: Chart } {
+  const x = readings.map((reading) => reading.at / 1000);
+  const pids = [...new Set(readings.flatMap((reading) => reading.pids.map((pid) => pid.pid)))].sort((a, b) => a - b);
+  const bitrate: Chart = {
+    series: [{ label: 'all', colour: '#1d232a' }, ...pids.map((pid, index) => ({ label: hexPid(pid), colour: PALETTE[index % PALETTE.length] }))],
+    columns: [
+      x,
+      readings.map((reading) => reading.bitsPerSecond / 1e6),
+      // A PID absent from a reading carried nothing that second.
+      ...pids.map((pid) => readings.map((reading) => (reading.pids.find((one) => one.pid === pid)?.bitsPerSecond ?? 0) / 1e6)),
+    ],
+  };
+  const packets: Chart = {
+    series: [
+      { label: 'TS packets', colour: PALETTE[0] },
+      { label: 'KLV packets', colour: PALETTE[1] },
+    ],
+    columns: [x, readings.map((reading) => reading.packetsPerSecond), readings.map((reading) => reading.klvPacketsPerSecond)],
+  };
+  const losses: Chart = {
+    series: [
+      { label: 'continuity errors', colour: PALETTE[1] },
+      { label: 'dropped in klvscope', colour: PALETTE[3] },
+      { label: 'RTP missing', colour: PALETTE[4] },
+      { label: 'socket drops', colour: PALETTE[5] },
+    ],
+    columns: [
+      x,
+      readings.map((reading) => reading.continuityErrors),
+      readings.map((reading) => reading.losses.application),
+      readings.map((reading) => reading.losses.rtpPackets),
+      readings.map((reading) => reading.losses.socket),
+    ],
+  };
+  return { bitrate, packets, losses };
+}

@@ -1,0 +1,69 @@
+/**
+ * One uPlot chart of values against wall-clock time: the x column in
+ * seconds since the epoch (uPlot's time axis), one y column per series. The
+ * plot is made again only when the series change (a new PID); new readings
+ * go in with setData, which keeps the zoom the user chose.
+ */
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { useEffect, useRef } from 'preact/hooks';
+
+export interface ChartSeries {
+  label: string;
+  colour: string;
+}
+
+export interface TimeChartProps {
+  title: string;
+  /** Under the y axis. */
+  unit: string;
+  series: ChartSeries[];
+  /** [x (s since the epoch), ...one column per series]. */
+  columns: number[][];
+  /** A stable name for tests (`data-chart`). */
+  name: string;
+}
+
+const HEIGHT_PX = 170;
+
+export function TimeChart({ title, unit, series, columns, name }: TimeChartProps) {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const plotRef = useRef<uPlot | null>(null);
+  const seriesKey = series.map((one) => one.label).join('|');
+
+  useEffect(() => {
+    const container = containerRef.current;
+    if (!container) return;
+    const plot = new uPlot(
+      {
+        width: Math.max(container.clientWidth, 300),
+        height: HEIGHT_PX,
+        series: [{}, ...series.map((one) => ({ label: one.label, stroke: one.colour, width: 1.5 }))],
+        axes: [{}, { label: unit, size: 60 }],
+        legend: { live: false },
+      },
+      columns as uPlot.AlignedData,
+      container,
+    );
+    plotRef.current = plot;
+    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(container.clientWidth, 300), height: HEIGHT_PX }));
+    resize.observe(container);
+    return () => {
+      resize.disconnect();
+      plot.destroy();
+      plotRef.current = null;
+    };
+    // Only a change of series makes a new plot; the data goes in below.
+  }, [seriesKey, unit]);
+
+  useEffect(() => {
+    plotRef.current?.setData(columns as uPlot.AlignedData);
+  }, [columns]);
+
+  return (
+    <figure class="time-chart" data-chart={name} data-points={columns[0]?.length ?? 0}>
+      <figcaption>{title}</figcaption>
+      <div ref={containerRef} />
+    </figure>
+  );
+}
