@@ -51,7 +51,7 @@ describe('the dashboard rules page (headless Chromium)', function () {
         const selector = input(`checks.${checkId}.${rule}`);
         if (typeof value === 'boolean') expect(await page.isChecked(selector), selector).to.equal(value);
         else if (Array.isArray(value)) expect(await page.inputValue(selector), selector).to.equal(value.join(', '));
-        else expect(await page.inputValue(selector), selector).to.equal(value === null ? '' : String(value));
+        else expect(await page.inputValue(selector), selector).to.equal(value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value));
       }
     }
     expect(await page.inputValue(input('shared.maxPointsPerCheck'))).to.equal(String(rules.effective.shared.maxPointsPerCheck));
@@ -114,7 +114,8 @@ describe('the dashboard rules page (headless Chromium)', function () {
     expect(await service.api<ValidationRules>('GET', '/validation-rules')).to.deep.equal(before);
     // The typed value stays in the field, for the user to correct.
     expect(await page.inputValue(input(PCR_FIELD))).to.equal('-5');
-    await page.locator(`[data-field="${PCR_FIELD}"]`).scrollIntoViewIfNeeded();
+    // The whole page from the top: the save bar sticks to the top of the view.
+    await page.evaluate('window.scrollTo(0, 0)');
     await saveScreenshot(page, 'dashboard-rules-field-error');
     await page.close();
   });

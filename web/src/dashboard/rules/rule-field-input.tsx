@@ -94,8 +94,7 @@ export function RuleFieldInput({ field, given, effective, problems, onChange }: 
 function textOf(field: RuleField, value: unknown): string {
   if (value === null || value === undefined) return '';
   if (field.kind === 'list' && Array.isArray(value)) return value.join(', ');
-  if (field.kind === 'json') return JSON.stringify(value);
-  return String(value);
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 /**

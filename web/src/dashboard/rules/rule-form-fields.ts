@@ -50,7 +50,7 @@ export function fieldKey(path: readonly string[]): string {
   return path.join('.');
 }
 
-export function ruleFieldGroups(schema: JsonSchema = ruleSetJsonSchema as JsonSchema): RuleFieldGroup[] {
+export function ruleFieldGroups(schema: JsonSchema = ruleSetJsonSchema): RuleFieldGroup[] {
   const shared = schema.properties?.shared?.properties ?? {};
   const checks = schema.properties?.checks?.properties ?? {};
   return [
@@ -63,7 +63,7 @@ export function ruleFieldGroups(schema: JsonSchema = ruleSetJsonSchema as JsonSc
 }
 
 /** The profile names the schema allows (the service's GET /validation-rules lists them too). */
-export function profileNames(schema: JsonSchema = ruleSetJsonSchema as JsonSchema): string[] {
+export function profileNames(schema: JsonSchema = ruleSetJsonSchema): string[] {
   return (schema.properties?.profile?.enum ?? []).map(String);
 }
 

@@ -112,6 +112,7 @@ export function RuleSetForm({ api, rules, onSaved, onDirty }: RuleSetFormProps) 
       {GROUPS.map((group) => (
         <fieldset key={group.id} class="panel rule-group" data-group={group.id}>
           <legend>{group.id === 'shared' ? 'Shared settings' : group.id}</legend>
+          {group.fields.length === 0 && <p class="rule-hint">No rule to set: the check runs unless it is among the disabled checks.</p>}
           {group.fields.map((field) => (
             <RuleFieldInput
               key={fieldKey(field.path)}
