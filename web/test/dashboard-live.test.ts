@@ -10,10 +10,10 @@ import { frameKlvValues, generateTransportStream, parseFaultSpec, type InjectedF
 import type { LiveFinding as GatewayLiveFinding, LiveMetadataPacket as GatewayLiveMetadataPacket, LiveSessionState as GatewayLiveSessionState, LiveStatistics as GatewayLiveStatistics } from '@klvscope/gateway';
 import type { Page } from 'playwright-core';
 import { freeUdpPort } from '../../test-support/free-udp-port.js';
-import { chromiumUnavailableReason, launchChromium, saveScreenshot, type ChromiumSession } from '../../test-support/chromium.js';
+import { saveScreenshot, type ChromiumSession } from '../../test-support/chromium.js';
 import { connectLiveClient, type LiveClient } from '../../gateway/test/live/live-client.js';
 import type { LiveFinding, LiveMetadataPacket, LiveSessionState, LiveStatistics } from '../src/dashboard/live/live-records.js';
-import { openSignedIn, startDashboardService, TEST_API_KEY, type DashboardService } from './dashboard-page-driver.js';
+import { dashboardBrowserSuite, openSignedIn, TEST_API_KEY, type DashboardService } from './dashboard-page-driver.js';
 import { sendPaced } from './dashboard-live-udp-sender.js';
 
 // The page's view of the channel's records must stay readable from the gateway's: this fails the typecheck when they part.
@@ -51,25 +51,19 @@ async function until(what: string, timeoutMs: number, predicate: () => Promise<b
 
 describe('the dashboard live page (headless Chromium)', function () {
   this.timeout(60_000);
+  const suite = dashboardBrowserSuite({ viewport: { width: 1400, height: 1100 } });
   let session: ChromiumSession;
   let service: DashboardService;
+  /** A tRPC client of the live channel, as a script would read it: what the page must agree with. */
   let channel: LiveClient;
 
-  before(async function () {
-    const reason = chromiumUnavailableReason();
-    if (reason !== null) {
-      console.log(`      skipped: ${reason}`);
-      this.skip();
-    }
-    service = await startDashboardService();
-    session = await launchChromium({ viewport: { width: 1400, height: 1100 } });
+  before(async () => {
+    ({ session, service } = { session: suite.session(), service: suite.service() });
     channel = await connectLiveClient(Number(new URL(service.origin).port), TEST_API_KEY);
   });
 
   after(async () => {
     await channel?.close();
-    await session?.close();
-    await service?.close();
   });
 
   it('starts a session from the page, shows an injected fault within a second of its packet, plots the statistics the channel gives and draws the KLV track', async () => {

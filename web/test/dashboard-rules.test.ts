@@ -7,9 +7,9 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { chromiumUnavailableReason, launchChromium, saveScreenshot, type ChromiumSession } from '../../test-support/chromium.js';
+import { saveScreenshot, type ChromiumSession } from '../../test-support/chromium.js';
 import type { ValidationRules } from '../src/dashboard/rules/validation-rules.js';
-import { openSignedIn, startDashboardService, TEST_API_KEY, type DashboardService } from './dashboard-page-driver.js';
+import { dashboardBrowserSuite, openSignedIn, TEST_API_KEY, type DashboardService } from './dashboard-page-driver.js';
 
 const PCR_FIELD = 'checks.mpegts-pcr-intervals.maxIntervalMs';
 const input = (key: string) => `[id="rule-${key}"]`;
@@ -22,22 +22,11 @@ async function openRules(session: ChromiumSession, service: DashboardService): P
 
 describe('the dashboard rules page (headless Chromium)', function () {
   this.timeout(60_000);
+  const suite = dashboardBrowserSuite({ viewport: { width: 1300, height: 1000 } });
   let session: ChromiumSession;
   let service: DashboardService;
-
-  before(async function () {
-    const reason = chromiumUnavailableReason();
-    if (reason !== null) {
-      console.log(`      skipped: ${reason}`);
-      this.skip();
-    }
-    service = await startDashboardService();
-    session = await launchChromium({ viewport: { width: 1300, height: 1000 } });
-  });
-
-  after(async () => {
-    await session?.close();
-    await service?.close();
+  beforeEach(() => {
+    ({ session, service } = { session: suite.session(), service: suite.service() });
   });
 
   it('shows the effective rule set REST returns: the profile and every rule of every check', async () => {
@@ -81,11 +70,21 @@ describe('the dashboard rules page (headless Chromium)', function () {
     expect(await page.inputValue(input(PCR_FIELD))).to.equal('55');
     // Reset takes the user's value out: the rule follows the profile again.
     await page.click(`[data-field="${PCR_FIELD}"] button.reset`);
+    // Until saved, the profile's value is not known: the field says so.
+    expect(await page.inputValue(input(PCR_FIELD))).to.equal('');
     await page.click('button.save');
-    await page.waitForFunction(`document.querySelector('[data-field="${PCR_FIELD}"]').classList.contains('given') === false && document.querySelector('button.save').disabled`);
+    let saved = await service.api<ValidationRules>('GET', '/validation-rules');
+    const stillSet = (rules: ValidationRules) => JSON.stringify(rules.current).includes('mpegts-pcr-intervals');
+    for (let i = 0; i < 50 && stillSet(saved); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      saved = await service.api<ValidationRules>('GET', '/validation-rules');
+    }
+    const profileValue = String(saved.effective.checks['mpegts-pcr-intervals'].maxIntervalMs);
+    await page.waitForFunction(`document.getElementById('rule-${PCR_FIELD}').value === ${JSON.stringify(profileValue)}`, undefined, { timeout: 5_000 });
     const after = await service.api<ValidationRules>('GET', '/validation-rules');
     expect(after.current.checks).to.deep.equal({ 'klv-timestamp-monotonicity': { allowEqual: true }, 'klv-mandatory-field-errors': { mandatoryTags: [1, 2, 65, 13] } });
-    expect(await page.inputValue(input(PCR_FIELD))).to.equal(String(after.effective.checks['mpegts-pcr-intervals'].maxIntervalMs));
+    expect(profileValue).to.equal('100');
+    expect(await page.getAttribute(`[data-field="${PCR_FIELD}"]`, 'class')).not.to.contain('given');
     await page.close();
     await service.api('PUT', '/validation-rules/current', {});
   });

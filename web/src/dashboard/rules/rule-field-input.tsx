@@ -13,6 +13,7 @@ export interface RuleFieldInputProps {
   field: RuleField;
   /** The user's value, undefined when the field follows the profile. */
   given: unknown;
+  /** The service's effective value; undefined when not known until the form is saved. */
   effective: unknown;
   problems: string[] | undefined;
   onChange: (value: unknown) => void;
@@ -68,7 +69,7 @@ export function RuleFieldInput({ field, given, effective, problems, onChange }: 
             inputMode={field.kind === 'number' || field.kind === 'integer' ? 'decimal' : undefined}
             spellcheck={false}
             value={textOf(field, shown)}
-            placeholder={field.nullable ? 'none' : undefined}
+            placeholder={shown === undefined ? "the profile's, once saved" : field.nullable ? 'none' : undefined}
             onChange={(event) => onChange(parseText(field, event.currentTarget.value))}
           />
         )}

@@ -118,7 +118,8 @@ export function RuleSetForm({ api, rules, onSaved, onDirty }: RuleSetFormProps) 
               key={fieldKey(field.path)}
               field={field}
               given={valueAt(draft, field.path)}
-              effective={valueAt(rules.effective as unknown as RuleSetDraft, field.path)}
+              // A value the user set and just reset: its effective value was that value; the profile's comes once saved.
+              effective={valueAt(rules.current, field.path) !== undefined ? undefined : valueAt(rules.effective as unknown as RuleSetDraft, field.path)}
               problems={problems?.byField.get(fieldKey(field.path))}
               onChange={(value) => change(field.path, value)}
             />
