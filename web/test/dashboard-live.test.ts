@@ -13,7 +13,8 @@ import { freeUdpPort } from '../../test-support/free-udp-port.js';
 import { saveScreenshot, type ChromiumSession } from '../../test-support/chromium.js';
 import { connectLiveClient, type LiveClient } from '../../gateway/test/live/live-client.js';
 import type { LiveFinding, LiveMetadataPacket, LiveSessionState, LiveStatistics } from '../src/dashboard/live/live-records.js';
-import { dashboardBrowserSuite, openSignedIn, TEST_API_KEY, type DashboardService } from './dashboard-page-driver.js';
+import { openSignedIn, TEST_API_KEY, type DashboardService } from './dashboard-page-driver.js';
+import { dashboardSuite } from './dashboard-suite.js';
 import { sendPaced } from './dashboard-live-udp-sender.js';
 
 // The page's view of the channel's records must stay readable from the gateway's: this fails the typecheck when they part.
@@ -51,14 +52,15 @@ async function until(what: string, timeoutMs: number, predicate: () => Promise<b
 
 describe('the dashboard live page (headless Chromium)', function () {
   this.timeout(60_000);
-  const suite = dashboardBrowserSuite({ viewport: { width: 1400, height: 1100 } });
+  // No recordings: these pages read live sources and rules.
+  const suite = dashboardSuite(() => undefined, { width: 1400, height: 1100 });
   let session: ChromiumSession;
   let service: DashboardService;
   /** A tRPC client of the live channel, as a script would read it: what the page must agree with. */
   let channel: LiveClient;
 
   before(async () => {
-    ({ session, service } = { session: suite.session(), service: suite.service() });
+    ({ session, service } = suite);
     channel = await connectLiveClient(Number(new URL(service.origin).port), TEST_API_KEY);
   });
 

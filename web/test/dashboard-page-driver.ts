@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { defaultSettings, startInspectionServer, type InspectionListenOptions, type RunningInspectionServer } from '@klvscope/gateway';
 import { buildWeb } from '@klvscope/web/build';
 import type { Page } from 'playwright-core';
-import { chromiumUnavailableReason, launchChromium, type ChromiumSession } from '../../test-support/chromium.js';
+import type { ChromiumSession } from '../../test-support/chromium.js';
 
 export const TEST_API_KEY = 'dashboard-test-key-0123456789abcdef';
 
@@ -73,28 +73,4 @@ export async function openSignedIn(session: ChromiumSession, service: DashboardS
   await page.waitForSelector('nav.top-nav', { timeout: 10_000 });
   if (hash !== '#/files') await page.evaluate(`window.location.hash = ${JSON.stringify(hash)}`);
   return page;
-}
-
-/**
- * A browser suite's service and Chromium: started in a before hook (the
- * suite skips, saying why, without Chromium), closed in an after hook. The
- * getters read them inside the tests.
- */
-export function dashboardBrowserSuite(options: { viewport?: { width: number; height: number } } = {}): { service: () => DashboardService; session: () => ChromiumSession } {
-  let service: DashboardService | undefined;
-  let session: ChromiumSession | undefined;
-  before(async function () {
-    const reason = chromiumUnavailableReason();
-    if (reason !== null) {
-      console.log(`      skipped: ${reason}`);
-      this.skip();
-    }
-    service = await startDashboardService();
-    session = await launchChromium(options);
-  });
-  after(async () => {
-    await session?.close();
-    await service?.close();
-  });
-  return { service: () => service as DashboardService, session: () => session as ChromiumSession };
 }

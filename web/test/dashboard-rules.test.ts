@@ -9,7 +9,8 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { saveScreenshot, type ChromiumSession } from '../../test-support/chromium.js';
 import type { ValidationRules } from '../src/dashboard/rules/validation-rules.js';
-import { dashboardBrowserSuite, openSignedIn, TEST_API_KEY, type DashboardService } from './dashboard-page-driver.js';
+import { openSignedIn, TEST_API_KEY, type DashboardService } from './dashboard-page-driver.js';
+import { dashboardSuite } from './dashboard-suite.js';
 
 const PCR_FIELD = 'checks.mpegts-pcr-intervals.maxIntervalMs';
 const input = (key: string) => `[id="rule-${key}"]`;
@@ -22,11 +23,12 @@ async function openRules(session: ChromiumSession, service: DashboardService): P
 
 describe('the dashboard rules page (headless Chromium)', function () {
   this.timeout(60_000);
-  const suite = dashboardBrowserSuite({ viewport: { width: 1300, height: 1000 } });
+  // No recordings: these pages read live sources and rules.
+  const suite = dashboardSuite(() => undefined, { width: 1300, height: 1000 });
   let session: ChromiumSession;
   let service: DashboardService;
   beforeEach(() => {
-    ({ session, service } = { session: suite.session(), service: suite.service() });
+    ({ session, service } = suite);
   });
 
   it('shows the effective rule set REST returns: the profile and every rule of every check', async () => {
