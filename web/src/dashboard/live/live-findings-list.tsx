@@ -32,7 +32,7 @@ export function LiveFindingsList({ findings, total }: { findings: readonly LiveF
             </thead>
             <tbody>
               {newestFirst.map((finding) => (
-                <tr key={finding.seq} class={`finding severity-${finding.severity}`} data-seq={finding.seq} data-check={finding.checkId} data-packet={finding.packetIndex}>
+                <tr key={finding.seq} class="finding" data-severity={finding.severity} data-seq={finding.seq} data-check={finding.checkId} data-packet={finding.packetIndex}>
                   <td>{formatClock(finding.receivedAt ?? finding.emittedAt)}</td>
                   <td class="number">{finding.t === null ? '—' : `${finding.t.toFixed(3)} s`}</td>
                   <td>{finding.checkId}</td>
