@@ -48,8 +48,9 @@ describe('the dashboard files page (headless Chromium)', function () {
     small = recordings.write(join('flight-2026-03-01', 'orbit-2.ts'), { bitrate: 2_000_000, seed: 3, durationSeconds: 2, klv: { carriage: 'sync' } });
     recordings.write(join('flight-2026-03-01', 'orbit-10.ts'), { bitrate: 2_000_000, seed: 4, durationSeconds: 1 });
     writeFileSync(join(recordings.root, 'flight-2026-03-01', 'notes.txt'), 'notes\n');
-    // Tens of MB, so that the inspection takes long enough for the bar to be seen moving.
-    large = recordings.write('long-flight.ts', { bitrate: 8_000_000, seed: 7, durationSeconds: 40, klv: { carriage: 'sync' } });
+    // 200 MB (generated in under a second): the inspection lasts several of the page's 200 ms polls even on a
+    // fast machine, so that a poll sees the bar partly done (a 40 MB file could finish between two polls).
+    large = recordings.write('long-flight.ts', { bitrate: 8_000_000, seed: 7, durationSeconds: 200, klv: { carriage: 'sync' } });
   });
 
   it('lists the browse roots, and a folder\'s folders and files with their sizes as the service does; into a folder and back up', async () => {
@@ -88,7 +89,7 @@ describe('the dashboard files page (headless Chromium)', function () {
     await page.click(`button.browse-root[data-path="${suite.recordings.root}"]`);
     await page.waitForSelector(`tr.entry[data-path="${large.path}"]`);
     await recordProgressValues(page);
-    expect(large.size).to.be.greaterThan(30_000_000);
+    expect(large.size).to.be.greaterThan(150_000_000);
     // The page's polls pass through unchanged, except that once one says the job is under way, the next ones wait until the screenshot is taken.
     let midway = false;
     let screenshotTaken!: () => void;
