@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, createApiClient, isAuthError, type ApiClient } from './api-client.js';
-import { storedKey, storeKey, takeKeyFromFragment } from './api-key-session.js';
+import { storedKey, storeKey, takeKeyFromFragment } from '../shared/api-key-session.js';
 import { parseRoute, routeHash, type DashboardRoute } from './dashboard-route.js';
 import type { PageProps } from './page-props.js';
 import { SignInForm } from './sign-in-form.js';

@@ -1,4 +1,5 @@
 /** The dashboard app's entry: the app into #dashboard. */
+import '../shared/page-theme.css';
 import './dashboard.css';
 import { render } from 'preact';
 import { DashboardApp } from './dashboard-app.js';

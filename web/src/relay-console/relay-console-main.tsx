@@ -1,8 +1,9 @@
 /** The relay console's entry: the page into #relay-console, its probe on window for the tests. */
+import '../shared/page-theme.css';
 import './relay-console.css';
 import { render } from 'preact';
 // The dashboard's convention, shared: #key= taken off the address bar, the key kept in sessionStorage.
-import { storedKey } from '../dashboard/api-key-session.js';
+import { storedKey } from '../shared/api-key-session.js';
 import { RelayConsolePage, keyFromFragment } from './relay-console-page.js';
 import { emptyProbe, type RelayConsoleProbe } from './relay-console-probe.js';
 

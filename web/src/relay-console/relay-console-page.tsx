@@ -5,7 +5,7 @@
  * accepts, the page shows the sign-in form and nothing the relay holds.
  */
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
-import { storeKey, takeKeyFromFragment } from '../dashboard/api-key-session.js';
+import { storeKey, takeKeyFromFragment } from '../shared/api-key-session.js';
 import { asRelayError, type ConsoleError } from './error-notice.js';
 import { RelayApi } from './relay-api.js';
 import { emptyProbe, type RelayConsoleProbe } from './relay-console-probe.js';
@@ -22,7 +22,7 @@ export function keyFromFragment(): string | null {
 }
 
 export interface RelayConsolePageProps {
-  /** The key from the fragment or kept for this tab (the dashboard's api-key-session.ts), still to be checked; null: none. */
+  /** The key from the fragment or kept for this tab (web/src/shared/api-key-session.ts), still to be checked; null: none. */
   initialKey: string | null;
   probe: RelayConsoleProbe;
 }

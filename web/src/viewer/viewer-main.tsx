@@ -1,5 +1,6 @@
 /** The viewer app's entry: the page into #viewer, its probe on window for the tests. */
 import 'leaflet/dist/leaflet.css';
+import '../shared/page-theme.css';
 import './viewer.css';
 import { render } from 'preact';
 import { ViewerPage } from './viewer-page.js';
