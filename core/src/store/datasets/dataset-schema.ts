@@ -134,4 +134,20 @@ export const RAW_DATASET_MIGRATIONS: readonly RawDatasetMigration[] = [
   migration(1, 'observation tables', OBSERVATION_TABLES_V1),
   // The klv-field observations that follow a metadata packet, kept as its items (klv-field-derivation.ts).
   migration(2, 'metadata packet fields', 'CREATE TABLE metadata_fields (seq INTEGER PRIMARY KEY, fields INTEGER NOT NULL);'),
+  // A packet's items NULL when they are decoded again from the triplet stored before it (metadata-items-derivation.ts).
+  migration(
+    3,
+    'metadata packets as their triplet',
+    `DROP TABLE metadata_packet;
+CREATE TABLE metadata_packet (${POSITION},
+  klv_index INTEGER NOT NULL,
+  standard TEXT NOT NULL,
+  key_name TEXT NOT NULL,
+  version INTEGER,
+  timestamp_micros INTEGER,
+  checksum TEXT,
+  pts_90khz INTEGER,
+  items TEXT
+);`,
+  ),
 ];
