@@ -105,6 +105,26 @@ describe('FileWorkflow', function () {
     expect(first.report.topViolations[0]).to.include({ checkId: 'pcr-gaps', type: 'pcr-gap' });
   });
 
+  it('reads the file once after hashing it on a first inspection (analyze, ingest and the checks in one pass), with the payloads of separate stages', async () => {
+    const path = await writeStream('one-pass.ts', ['pcr-gap@2']);
+    let opened = 0;
+    const counting = { size: files.size, open: (file: string, options: { signal?: AbortSignal }) => (opened++, files.open(file, options)) };
+    const onePass = await withStore((store) => new FileWorkflow({ store, files: counting, checks: [pcrGaps, klvCount] }).inspect(path), { dataDir: join(folder.path, 'one') });
+    expect(opened, 'reads of the file').to.equal(1);
+    const separate = await withStore(async (store) => {
+      const workflow = new FileWorkflow({ store, files, checks: [pcrGaps, klvCount] });
+      const file = await workflow.identify(path);
+      await workflow.analyze(file);
+      await workflow.ingest(file);
+      await workflow.process(file.hash);
+      return workflow.inspect(path);
+    }, { dataDir: join(folder.path, 'separate') });
+    const withoutTimes = (payload: object): unknown => JSON.parse(JSON.stringify(payload, (key, value: unknown) => (key === 'elapsedMs' || key === 'runId' ? undefined : value)));
+    expect(withoutTimes(onePass.analyze)).to.deep.equal(withoutTimes(separate.analyze));
+    expect(withoutTimes(onePass.ingest)).to.deep.equal(withoutTimes(separate.ingest));
+    expect(withoutTimes(onePass.process)).to.deep.equal(withoutTimes(separate.process));
+  });
+
   it('keeps an error among the top violations when many warnings come before it', async () => {
     /** A warning at each of the first 100 PCRs, then one error. */
     const lateError = defineCheck({
