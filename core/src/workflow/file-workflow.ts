@@ -296,9 +296,11 @@ export class FileWorkflow {
       const stored = lease.database;
       const checking = await this.startChecks(stored);
       const total = Object.values(run.counts).reduce((sum, n) => sum + n, 0);
+      // Only the kinds the checks read (no check reads klv-field, three quarters of a KLV recording's observations).
+      const consumed = new Set<ObservationKind>(this.checks.flatMap((check) => check.consumes));
       let result;
       try {
-        result = await runObservations(stored.replay(), {
+        result = await runObservations(stored.replay(consumed), {
           checks: this.checks,
           rules: this.rules,
           keepPoints: false,
@@ -310,7 +312,8 @@ export class FileWorkflow {
         await checking.abort();
         throw error;
       }
-      const payload = await checking.finish(result, started);
+      // The observations of the run, as a pass over the file counts them (the kinds left unread included).
+      const payload = await checking.finish({ ...result, observations: total }, started);
       putStagePayload(this.catalog, { hash, stage: 'process', compatibilityKey: this.key.checkKey, payload, createdMs: this.now() });
       await this.store.saveCatalog();
       return payload;
