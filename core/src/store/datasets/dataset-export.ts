@@ -17,6 +17,8 @@ import { csvLine } from './csv-format.js';
 import { DatasetError } from './dataset-error.js';
 import type { DatasetParts } from './dataset-parts.js';
 import { countDatasetRows, datasetPartsOf, datasetRows, planDatasetQuery, type DatasetQuery, type DatasetQueryOptions } from './dataset-query.js';
+import { objectRowText } from './json-row-text.js';
+import type { DatasetRowMaker } from './klv-field-derivation.js';
 import type { DatasetRow } from './observation-row-codec.js';
 import type { RawDatasetDefinition } from './raw-datasets.js';
 
@@ -76,24 +78,27 @@ function chunkSize(value: number | undefined): number {
   return value;
 }
 
+/** Rows as text: JSON for json and ndjson (json-row-text.ts), a record for csv. */
 interface RowFormat {
   head(total: number): string;
-  row(row: DatasetRow, index: number): string;
+  rows: DatasetRowMaker<string>;
+  /** Between two rows. */
+  separator: string;
+  /** After each row. */
+  end: string;
   tail(nextCursor: string | null): string;
 }
 
 function rowFormat(format: DatasetFormat, fields: readonly string[]): RowFormat {
+  const csvRecord = (row: DatasetRow): string => csvLine(fields.map((field) => row[field]));
+  const json: DatasetRowMaker<string> = { stored: (codec, row) => codec.datasetRowText(row), made: objectRowText(fields) };
   switch (format) {
     case 'json':
-      return {
-        head: (total) => `{"total":${total},"rows":[`,
-        row: (row, index) => (index === 0 ? '' : ',') + JSON.stringify(row),
-        tail: (nextCursor) => `],"nextCursor":${JSON.stringify(nextCursor)}}`,
-      };
+      return { head: (total) => `{"total":${total},"rows":[`, rows: json, separator: ',', end: '', tail: (nextCursor) => `],"nextCursor":${JSON.stringify(nextCursor)}}` };
     case 'ndjson':
-      return { head: () => '', row: (row) => `${JSON.stringify(row)}\n`, tail: () => '' };
+      return { head: () => '', rows: json, separator: '', end: '\n', tail: () => '' };
     case 'csv':
-      return { head: () => csvLine(fields), row: (row) => csvLine(fields.map((field) => row[field])), tail: () => '' };
+      return { head: () => csvLine(fields), rows: { stored: (codec, row) => csvRecord(codec.decodeDatasetRow(row)), made: csvRecord }, separator: '', end: '', tail: () => '' };
   }
 }
 
@@ -114,14 +119,14 @@ export function exportDataset(source: Database | DatasetParts, name: string, for
   function* chunks(): Generator<string, void, undefined> {
     made = 0;
     let pending = text.head(total);
-    const rows = datasetRows(parts, query);
+    const rows = datasetRows(parts, query, text.rows);
     try {
       for (let step = rows.next(); ; step = rows.next()) {
         if (step.done === true) {
           nextCursor = step.value;
           break;
         }
-        pending += text.row(step.value, made++);
+        pending += (made++ === 0 ? '' : text.separator) + step.value + text.end;
         if (pending.length >= chunkBytes) {
           yield pending;
           pending = '';

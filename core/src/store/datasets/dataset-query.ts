@@ -15,7 +15,7 @@ import { TS_ERROR_TYPES } from '../../ts/ts-error-catalog.js';
 import { decodeDatasetCursor, encodeDatasetCursor } from './dataset-cursor.js';
 import { DatasetError } from './dataset-error.js';
 import { FILTER_COLUMNS, partRows, singleDatabaseParts, type DatasetParts } from './dataset-parts.js';
-import { klvFieldRows } from './klv-field-derivation.js';
+import { klvFieldRows, type DatasetRowMaker, type RowPosition } from './klv-field-derivation.js';
 import { rowCodecOf, type DatasetRow, type ObservationRowCodec } from './observation-row-codec.js';
 import { rawDataset, type DatasetFilter, type RawDatasetDefinition } from './raw-datasets.js';
 
@@ -169,7 +169,7 @@ export function countDatasetRows(source: DatasetParts, query: DatasetQuery): num
  * offset, by their last seq for a cursor) on into the next. Its return value
  * is the cursor of the next page: null when no row follows.
  */
-export function* datasetRows(source: DatasetParts, query: DatasetQuery): Generator<DatasetRow, string | null, undefined> {
+export function* datasetRows<T = DatasetRow>(source: DatasetParts, query: DatasetQuery, maker: DatasetRowMaker<T> = ROW_OBJECTS as DatasetRowMaker<unknown> as DatasetRowMaker<T>): Generator<T, string | null, undefined> {
   const { kind } = query.dataset;
   const column = FILTER_COLUMNS[kind];
   const where: string[] = [];
@@ -181,6 +181,7 @@ export function* datasetRows(source: DatasetParts, query: DatasetQuery): Generat
   let skip = query.offset;
   let delivered = 0;
   let lastSeq = 0;
+  const position: RowPosition = { seq: 0 };
   for (let index = 0; index < parts.length; index++) {
     if (rowsIn[index] === 0) continue;
     if (query.afterSeq !== null && parts[index].lastSeq <= query.afterSeq) continue;
@@ -196,7 +197,7 @@ export function* datasetRows(source: DatasetParts, query: DatasetQuery): Generat
     // One row beyond the limit tells whether a next page exists; -1 is SQLite's "no limit".
     params.push(query.limit === null ? -1 : query.limit - delivered + 1, skip);
     const part = source.open(index);
-    const rows = kind === 'klv-field' ? klvFieldRows(part.db, query.afterSeq) : rowsOf(part.db, query, sql, params);
+    const rows = kind === 'klv-field' ? klvFieldRows(part.db, query.afterSeq, maker, position) : rowsOf(part.db, query, sql, params, maker, position);
     // klv-field rows come partly from the packets' items (klv-field-derivation.ts): their offset is skipped here.
     let skipHere = kind === 'klv-field' ? skip : 0;
     skip = 0;
@@ -207,7 +208,7 @@ export function* datasetRows(source: DatasetParts, query: DatasetQuery): Generat
           continue;
         }
         if (delivered === query.limit) return encodeDatasetCursor(lastSeq);
-        lastSeq = row.seq as number;
+        lastSeq = position.seq;
         delivered++;
         yield row;
       }
@@ -218,11 +219,18 @@ export function* datasetRows(source: DatasetParts, query: DatasetQuery): Generat
   return null;
 }
 
+/** Dataset rows as objects (readDataset's pages). */
+const ROW_OBJECTS: DatasetRowMaker<DatasetRow> = { stored: (codec, row) => codec.decodeDatasetRow(row), made: (row) => row };
+
 /** A part's rows of the query's dataset, stepped from its statement (`params` end with the limit and offset). */
-function* rowsOf(db: Database, query: DatasetQuery, sql: string, params: SqlValue[]): Generator<DatasetRow, void, undefined> {
+function* rowsOf<T>(db: Database, query: DatasetQuery, sql: string, params: SqlValue[], maker: DatasetRowMaker<T>, position: RowPosition): Generator<T, void, undefined> {
   const statement = db.prepare(sql, params);
   try {
-    while (statement.step()) yield query.codec.decodeDatasetRow(statement.get());
+    while (statement.step()) {
+      const row = statement.get();
+      position.seq = row[0] as number;
+      yield maker.stored(query.codec, row);
+    }
   } finally {
     statement.free();
   }

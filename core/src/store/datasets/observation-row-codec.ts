@@ -10,6 +10,7 @@ import type { SqlValue } from 'sql.js';
 import type { ObservationKind, ObservationOf } from '../../kernel/observations.js';
 import { bytesToHex } from '../../klv/hex.js';
 import { decodeJsonValue, encodeJsonValue } from './lossless-json.js';
+import { storedRowText } from './json-row-text.js';
 import { itemsFromTriplet, TRIPLET_OF_PACKET_SQL } from './metadata-items-derivation.js';
 import { OBSERVATION_TABLE_LIST, type ObservationColumn, type ObservationTable } from './observation-columns.js';
 
@@ -33,6 +34,8 @@ export interface ObservationRowCodec<K extends ObservationKind = ObservationKind
   encode(observation: ObservationOf<K>, seq: number, row: SqlValue[], itemsFromTriplet?: boolean): void;
   decodeObservation(row: readonly SqlValue[]): ObservationOf<K>;
   decodeDatasetRow(row: readonly SqlValue[]): DatasetRow;
+  /** JSON.stringify(decodeDatasetRow(row)), made without the object (json-row-text.ts). */
+  datasetRowText(row: readonly SqlValue[]): string;
 }
 
 function quoted(identifier: string): string {
@@ -116,6 +119,8 @@ function createCodec<K extends ObservationKind>(layout: ObservationTable<K>): Ob
     copy[derived.items] = items as unknown as SqlValue;
     return copy;
   };
+  const datasetFields = ['seq', ...columns.map(datasetFieldName)];
+  const rowText = storedRowText(columns, datasetFields);
   const decodeColumn = (column: ObservationColumn, value: SqlValue): unknown =>
     // Items decoded from the triplet are already values, not JSON text.
     column.type === 'json' && value !== null && typeof value !== 'string' ? value : decodeValue(column, value);
@@ -125,7 +130,7 @@ function createCodec<K extends ObservationKind>(layout: ObservationTable<K>): Ob
     columns,
     insertSql: `INSERT INTO ${quoted(table)} (${names}) VALUES (?, ${columns.map(placeholder).join(', ')})`,
     selectSql: `SELECT ${names}${derived === null ? '' : `, ${TRIPLET_OF_PACKET_SQL}`} FROM ${quoted(table)}`,
-    datasetFields: ['seq', ...columns.map(datasetFieldName)],
+    datasetFields,
     encode(observation, seq, row, itemsFromTriplet = false) {
       const source = observation as unknown as Record<string, unknown>;
       row[0] = seq;
@@ -153,6 +158,7 @@ function createCodec<K extends ObservationKind>(layout: ObservationTable<K>): Ob
       }
       return out;
     },
+    datasetRowText: (stored) => rowText(withItems(stored)),
   };
 }
 

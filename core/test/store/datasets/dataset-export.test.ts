@@ -9,6 +9,7 @@ import { DatasetError } from '../../../src/store/datasets/dataset-error.js';
 import { DEFAULT_CHUNK_BYTES, exportDataset, writeDataset, type DatasetExportOptions, type DatasetFormat } from '../../../src/store/datasets/dataset-export.js';
 import { MAX_DATASET_LIMIT, readDataset } from '../../../src/store/datasets/dataset-query.js';
 import { createObservationWriter } from '../../../src/store/datasets/observation-writer.js';
+import { RAW_DATASET_NAMES } from '../../../src/store/datasets/raw-datasets.js';
 import { GENERATED_CASES, generatedObservations } from './generated-observations.js';
 import { runDatabaseInMemory } from './run-database-in-memory.js';
 
@@ -62,6 +63,8 @@ describe('raw dataset export', function () {
     const awkward: Observation[] = [
       { kind: 'ts-error', type: 'sync-loss', severity: 'error', tr101290: '1.1', message: 'lost, then "found"\r\nagain', details: { note: 'a,b' }, ...at },
       { kind: 'ts-error', type: 'truncated-packet', severity: 'warning', tr101290: null, message: '', ...at },
+      { kind: 'ts-error', type: 'cc-error', severity: 'error', tr101290: '1.4', message: 'tab\there, a lone \ud800 and a back\\slash', details: { gap: NaN, zero: -0 }, ...at },
+      { kind: 'klv-field', klvIndex: 0, tag: 2, name: 'odd "name"', rawHex: '00', value: { nested: [1, 'two', null] }, units: null, ...at },
     ];
     awkward.forEach(writer.write);
     writer.finish();
@@ -100,6 +103,14 @@ describe('raw dataset export', function () {
     const lines = ndjson.slice(0, -1).split('\n');
     expect(lines).to.have.length(total);
     expect(lines.map((line) => JSON.parse(line) as unknown)).to.deep.equal(rows);
+  });
+
+  it('writes every dataset\'s NDJSON and JSON rows exactly as JSON.stringify writes its rows (escapes, nested and tagged values, items from triplets)', () => {
+    for (const name of RAW_DATASET_NAMES) {
+      const { rows, total } = readDataset(db, name, { limit: MAX_DATASET_LIMIT });
+      expect(text(db, name, 'ndjson'), name).to.equal(rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+      expect(text(db, name, 'json'), name).to.equal(JSON.stringify({ total, rows, nextCursor: null }));
+    }
   });
 
   it('writes CSV with a header row of the field names and one record per row', () => {
