@@ -44,7 +44,7 @@ export function jsonValue(value: unknown): string {
 }
 
 /** The text of a stored column's value in a dataset row. */
-function columnText(column: ObservationColumn, value: SqlValue | unknown): string {
+function columnText(column: ObservationColumn, value: unknown): string {
   if (value === null) return 'null';
   switch (column.type) {
     case 'integer':
