@@ -15,7 +15,7 @@ import { TS_ERROR_TYPES } from '../../ts/ts-error-catalog.js';
 import { decodeDatasetCursor, encodeDatasetCursor } from './dataset-cursor.js';
 import { DatasetError } from './dataset-error.js';
 import { FILTER_COLUMNS, partRows, singleDatabaseParts, type DatasetParts } from './dataset-parts.js';
-import { klvFieldRows, type DatasetRowMaker, type RowPosition } from './klv-field-derivation.js';
+import { klvFieldRows } from './klv-field-derivation.js';
 import { rowCodecOf, type DatasetRow, type ObservationRowCodec } from './observation-row-codec.js';
 import { rawDataset, type DatasetFilter, type RawDatasetDefinition } from './raw-datasets.js';
 
@@ -181,7 +181,6 @@ export function* datasetRows<T = DatasetRow>(source: DatasetParts, query: Datase
   let skip = query.offset;
   let delivered = 0;
   let lastSeq = 0;
-  const position: RowPosition = { seq: 0 };
   for (let index = 0; index < parts.length; index++) {
     if (rowsIn[index] === 0) continue;
     if (query.afterSeq !== null && parts[index].lastSeq <= query.afterSeq) continue;
@@ -197,7 +196,7 @@ export function* datasetRows<T = DatasetRow>(source: DatasetParts, query: Datase
     // One row beyond the limit tells whether a next page exists; -1 is SQLite's "no limit".
     params.push(query.limit === null ? -1 : query.limit - delivered + 1, skip);
     const part = source.open(index);
-    const rows = kind === 'klv-field' ? klvFieldRows(part.db, query.afterSeq, maker, position) : rowsOf(part.db, query, sql, params, maker, position);
+    const rows = kind === 'klv-field' ? klvFieldRows(part.db, query.afterSeq) : rowsOf(part.db, sql, params);
     // klv-field rows come partly from the packets' items (klv-field-derivation.ts): their offset is skipped here.
     let skipHere = kind === 'klv-field' ? skip : 0;
     skip = 0;
@@ -208,9 +207,15 @@ export function* datasetRows<T = DatasetRow>(source: DatasetParts, query: Datase
           continue;
         }
         if (delivered === query.limit) return encodeDatasetCursor(lastSeq);
-        lastSeq = position.seq;
+        // Made only now: one row beyond the limit is read to know whether a next page exists, never made.
         delivered++;
-        yield row;
+        if (Array.isArray(row)) {
+          lastSeq = row[0] as number;
+          yield maker.stored(query.codec, row);
+        } else {
+          lastSeq = (row as DatasetRow).seq as number;
+          yield maker.made(row as DatasetRow);
+        }
       }
     } finally {
       part.release();
@@ -219,18 +224,20 @@ export function* datasetRows<T = DatasetRow>(source: DatasetParts, query: Datase
   return null;
 }
 
+/** How a dataset's rows are made: from a stored row, or from an object (a field made from its packet's item). */
+export interface DatasetRowMaker<T> {
+  stored(codec: ObservationRowCodec, row: readonly SqlValue[]): T;
+  made(row: DatasetRow): T;
+}
+
 /** Dataset rows as objects (readDataset's pages). */
 const ROW_OBJECTS: DatasetRowMaker<DatasetRow> = { stored: (codec, row) => codec.decodeDatasetRow(row), made: (row) => row };
 
-/** A part's rows of the query's dataset, stepped from its statement (`params` end with the limit and offset). */
-function* rowsOf<T>(db: Database, query: DatasetQuery, sql: string, params: SqlValue[], maker: DatasetRowMaker<T>, position: RowPosition): Generator<T, void, undefined> {
+/** A part's stored rows of the query's dataset, stepped from its statement (`params` end with the limit and offset). */
+function* rowsOf(db: Database, sql: string, params: SqlValue[]): Generator<SqlValue[], void, undefined> {
   const statement = db.prepare(sql, params);
   try {
-    while (statement.step()) {
-      const row = statement.get();
-      position.seq = row[0] as number;
-      yield maker.stored(query.codec, row);
-    }
+    while (statement.step()) yield statement.get();
   } finally {
     statement.free();
   }

@@ -14,7 +14,7 @@ import type { Database, SqlValue, Statement } from 'sql.js';
 import type { KlvFieldObservation, KlvItem, MetadataPacketObservation } from '../../kernel/observations.js';
 import { decodeJsonValue } from './lossless-json.js';
 import { itemsFromTriplet, TRIPLET_OF_PACKET_SQL } from './metadata-items-derivation.js';
-import { rowCodecOf, type DatasetRow, type ObservationRowCodec } from './observation-row-codec.js';
+import { rowCodecOf, type DatasetRow } from './observation-row-codec.js';
 
 export const METADATA_FIELDS_TABLE = 'metadata_fields';
 
@@ -84,25 +84,15 @@ export class DerivedFieldCounts {
   }
 }
 
-const FIELD_CODEC: ObservationRowCodec = rowCodecOf('klv-field') as unknown as ObservationRowCodec;
-
-/** How a dataset's rows are made: from a stored row, or from an object (a field made from its packet's item). */
-export interface DatasetRowMaker<T> {
-  stored(codec: ObservationRowCodec, row: readonly SqlValue[]): T;
-  made(row: DatasetRow): T;
-}
-
-/** Where a row generator notes the seq of the row it yields last (for the next page's cursor). */
-export interface RowPosition {
-  seq: number;
-}
+const FIELD_CODEC = rowCodecOf('klv-field');
 
 /**
  * The klv/fields dataset rows of one database after `afterSeq` (null: all),
- * in seq order: its stored field rows merged with the fields its packets
- * keep as items.
+ * in seq order: its stored field rows (as sql.js gives them, for the
+ * klv-field codec) merged with the fields its packets keep as items (as
+ * dataset row objects).
  */
-export function* klvFieldRows<T>(db: Database, afterSeq: number | null, maker: DatasetRowMaker<T>, position: RowPosition): Generator<T, void, undefined> {
+export function* klvFieldRows(db: Database, afterSeq: number | null): Generator<SqlValue[] | DatasetRow, void, undefined> {
   const after = afterSeq ?? 0;
   const stored = db.prepare(`${FIELD_CODEC.selectSql} WHERE seq > ? ORDER BY seq`, [after]);
   const packets = db.prepare(
@@ -127,20 +117,17 @@ export function* klvFieldRows<T>(db: Database, afterSeq: number | null, maker: D
       ];
       // Stored rows before this packet's fields come first.
       while (row !== null && (row[0] as number) < seq) {
-        position.seq = row[0] as number;
-        yield maker.stored(FIELD_CODEC, row);
+        yield row;
         row = stored.step() ? stored.get() : null;
       }
       const items = itemsText === null ? itemsFromTriplet(triplet, keyName, seq) : (decodeJsonValue(itemsText) as KlvItem[]);
       for (let i = Math.max(0, after - seq); i < fields; i++) {
         const item = items[i];
-        position.seq = seq + 1 + i;
-        yield maker.made({ seq: seq + 1 + i, offset, packetIndex, t, pid, klvIndex, tag: item.tag, name: item.name, rawHex: item.rawHex, value: item.value, units: item.units });
+        yield ({ seq: seq + 1 + i, offset, packetIndex, t, pid, klvIndex, tag: item.tag, name: item.name, rawHex: item.rawHex, value: item.value, units: item.units });
       }
     }
     while (row !== null) {
-      position.seq = row[0] as number;
-      yield maker.stored(FIELD_CODEC, row);
+      yield row;
       row = stored.step() ? stored.get() : null;
     }
   } finally {

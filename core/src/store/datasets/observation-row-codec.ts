@@ -10,7 +10,7 @@ import type { SqlValue } from 'sql.js';
 import type { ObservationKind, ObservationOf } from '../../kernel/observations.js';
 import { bytesToHex } from '../../klv/hex.js';
 import { decodeJsonValue, encodeJsonValue } from './lossless-json.js';
-import { storedRowText } from './json-row-text.js';
+import { storedRowWriter, type JsonTextBuffer } from './json-row-text.js';
 import { itemsFromTriplet, TRIPLET_OF_PACKET_SQL } from './metadata-items-derivation.js';
 import { OBSERVATION_TABLE_LIST, type ObservationColumn, type ObservationTable } from './observation-columns.js';
 
@@ -34,8 +34,8 @@ export interface ObservationRowCodec<K extends ObservationKind = ObservationKind
   encode(observation: ObservationOf<K>, seq: number, row: SqlValue[], itemsFromTriplet?: boolean): void;
   decodeObservation(row: readonly SqlValue[]): ObservationOf<K>;
   decodeDatasetRow(row: readonly SqlValue[]): DatasetRow;
-  /** JSON.stringify(decodeDatasetRow(row)), made without the object (json-row-text.ts). */
-  datasetRowText(row: readonly SqlValue[]): string;
+  /** Writes JSON.stringify(decodeDatasetRow(row)), without making the object (json-row-text.ts). */
+  writeDatasetRow(row: readonly SqlValue[], out: JsonTextBuffer): void;
 }
 
 function quoted(identifier: string): string {
@@ -120,7 +120,7 @@ function createCodec<K extends ObservationKind>(layout: ObservationTable<K>): Ob
     return copy;
   };
   const datasetFields = ['seq', ...columns.map(datasetFieldName)];
-  const rowText = storedRowText(columns, datasetFields);
+  const writeRow = storedRowWriter(columns, datasetFields);
   const decodeColumn = (column: ObservationColumn, value: SqlValue): unknown =>
     // Items decoded from the triplet are already values, not JSON text.
     column.type === 'json' && value !== null && typeof value !== 'string' ? value : decodeValue(column, value);
@@ -158,7 +158,7 @@ function createCodec<K extends ObservationKind>(layout: ObservationTable<K>): Ob
       }
       return out;
     },
-    datasetRowText: (stored) => rowText(withItems(stored)),
+    writeDatasetRow: (stored, out) => writeRow(withItems(stored), out),
   };
 }
 
