@@ -213,8 +213,8 @@ export function* datasetRows<T = DatasetRow>(source: DatasetParts, query: Datase
           lastSeq = row[0] as number;
           yield maker.stored(query.codec, row);
         } else {
-          lastSeq = (row as DatasetRow).seq as number;
-          yield maker.made(row as DatasetRow);
+          lastSeq = (row).seq as number;
+          yield maker.made(row);
         }
       }
     } finally {
