@@ -26,7 +26,7 @@ import { KlvSummaryBuilder } from '../klv/klv-summary.js';
 import { createKlvAwareTsDemuxer } from '../klv/st1402-demuxer.js';
 import { InventoryBuilder } from '../ts/inventory.js';
 import { CACHED_STAGES, getStagePayload, putStagePayload, stagePayloadVersion, type CachedStage } from '../store/catalog-stages.js';
-import { createIngestRun, finishIngestRun, getIngestRun, latestCompletedIngestRun, type IngestRunRow } from '../store/catalog-ingest-runs.js';
+import { createIngestRun, deleteIngestRun, finishIngestRun, getIngestRun, latestCompletedIngestRun, type IngestRunRow } from '../store/catalog-ingest-runs.js';
 import type { DatabaseLease } from '../store/database-cache.js';
 import type { Store } from '../store/store.js';
 import type { StoredRun } from '../store/stored-run.js';
@@ -279,7 +279,9 @@ export class FileWorkflow {
       // Given back before the run's folder is deleted (deleting evicts it from the open runs).
       lease?.release();
       lease = undefined;
-      await this.endRun(run, options.signal?.aborted ? 'cancelled' : 'failed', error);
+      // A file that is no transport stream leaves no run, as when the analysis reads it alone.
+      if (error instanceof WorkflowError && error.code === 'ERR_NOT_TRANSPORT_STREAM') await this.forgetRun(run);
+      else await this.endRun(run, options.signal?.aborted ? 'cancelled' : 'failed', error);
       throw error;
     } finally {
       lease?.release();
@@ -357,6 +359,16 @@ export class FileWorkflow {
   /** The first stage that cannot be reused for the file under the current key ('report' when all can). */
   firstStageToRun(hash: string): WorkflowStage {
     return firstStageToRunOf(this.reusablePayloads(hash));
+  }
+
+  /**
+   * How many times the stages up to `through` still have to read the file
+   * (its hashing aside): once when analyze or ingest has to run (both run in
+   * one pass when both must, and the checks with them), else not at all.
+   */
+  fileReadsThrough(hash: string, through: WorkflowStage): number {
+    const first = WORKFLOW_STAGES.indexOf(this.firstStageToRun(hash));
+    return first <= Math.min(WORKFLOW_STAGES.indexOf(through), WORKFLOW_STAGES.indexOf('ingest')) ? 1 : 0;
   }
 
   /**
@@ -467,6 +479,12 @@ export class FileWorkflow {
     });
     pass.onPacketSize?.(demuxer?.packetSize ?? null);
     return result;
+  }
+
+  private async forgetRun(run: IngestRunRow): Promise<void> {
+    deleteIngestRun(this.catalog, run.id);
+    await this.store.saveCatalog();
+    await this.store.deleteRun(run.id);
   }
 
   private async endRun(run: IngestRunRow, status: 'cancelled' | 'failed', error: unknown): Promise<void> {

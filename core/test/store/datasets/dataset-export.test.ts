@@ -63,7 +63,7 @@ describe('raw dataset export', function () {
     const awkward: Observation[] = [
       { kind: 'ts-error', type: 'sync-loss', severity: 'error', tr101290: '1.1', message: 'lost, then "found"\r\nagain', details: { note: 'a,b' }, ...at },
       { kind: 'ts-error', type: 'truncated-packet', severity: 'warning', tr101290: null, message: '', ...at },
-      { kind: 'ts-error', type: 'cc-error', severity: 'error', tr101290: '1.4', message: 'tab\there, a lone \ud800 and a back\\slash', details: { gap: NaN, zero: -0 }, ...at },
+      { kind: 'ts-error', type: 'pmt-error', severity: 'error', tr101290: '1.5', message: 'tab\there, a lone \ud800 and a back\\slash', details: { gap: NaN, zero: -0 }, ...at },
       { kind: 'klv-field', klvIndex: 0, tag: 2, name: 'odd "name"', rawHex: '00', value: { nested: [1, 'two', null] }, units: null, ...at },
     ];
     awkward.forEach(writer.write);
