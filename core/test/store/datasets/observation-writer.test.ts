@@ -135,6 +135,16 @@ describe('metadata packets kept as their triplet', () => {
     expect([...replayObservations(run.db)]).to.deep.equal(observations);
   });
 
+  it('replays only the kinds asked for, in emission order: fields without their packets, packets without their fields', () => {
+    const writer = createObservationWriter(run.db);
+    observations.forEach(writer.write);
+    writer.finish();
+    for (const kinds of [['klv-field'], ['metadata-packet', 'pcr'], ['klv-field', 'klv-packet', 'ts-error']] as const) {
+      const wanted = new Set<string>(kinds);
+      expect([...replayObservations(run.db, new Set(kinds))], kinds.join()).to.deep.equal(observations.filter((o) => wanted.has(o.kind)));
+    }
+  });
+
   it('keeps the items of a packet that is not what the decoder made of the triplet before it (a copy, or alone)', () => {
     const first = observations.findIndex((o) => o.kind === 'metadata-packet');
     const packet = observations[first] as MetadataPacketObservation;
