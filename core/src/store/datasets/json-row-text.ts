@@ -65,20 +65,34 @@ export class JsonTextBuffer {
       return;
     }
     this.room(17);
-    const bytes = this.#bytes;
     let n = value;
     if (n < 0) {
-      bytes[this.#at++] = 0x2d;
+      this.#bytes[this.#at++] = 0x2d;
       n = -n;
     }
-    let digits = 1;
-    for (let rest = n; rest >= 10; rest = Math.floor(rest / 10)) digits++;
-    let at = this.#at + digits;
+    // Byte offsets pass 2^31: the digits above the last nine first, then those nine, each in 32-bit integer steps.
+    if (n < 1e9) {
+      this.digits(n, 0);
+    } else {
+      const high = Math.floor(n / 1e9);
+      this.digits(high, 0);
+      this.digits(n - high * 1e9, 9);
+    }
+  }
+
+  /** The digits of `n` (below 10^9), at least `width` of them (leading zeros). */
+  private digits(n: number, width: number): void {
+    let count = 1;
+    for (let rest = n; rest >= 10; rest = (rest / 10) | 0) count++;
+    if (count < width) count = width;
+    const bytes = this.#bytes;
+    let at = this.#at + count;
     this.#at = at;
-    do {
-      bytes[--at] = 0x30 + (n % 10);
-      n = Math.floor(n / 10);
-    } while (n > 0);
+    for (let i = 0; i < count; i++) {
+      const next = (n / 10) | 0;
+      bytes[--at] = 0x30 + n - next * 10;
+      n = next;
+    }
   }
 
   /** A string as JSON: copied between quotes when nothing in it needs escaping, else JSON.stringify's text. */
@@ -146,23 +160,27 @@ export class JsonTextBuffer {
   }
 }
 
-/** A stored column's value as it is in a dataset row. */
-function writeColumn(out: JsonTextBuffer, column: ObservationColumn, value: unknown): void {
-  if (value === null) return out.null();
+type ColumnWriter = (out: JsonTextBuffer, value: unknown) => void;
+
+/** How a stored column's value is written in a dataset row (chosen once per column, not per value). */
+function columnWriter(column: ObservationColumn): ColumnWriter {
   switch (column.type) {
     case 'integer':
     case 'real':
-      return out.number(value as number);
+      return (out, value) => (value === null ? out.null() : out.number(value as number));
     case 'boolean':
-      return out.boolean(value === 1);
+      return (out, value) => (value === null ? out.null() : out.boolean(value === 1));
     case 'text':
-      return out.string(value as string);
+      return (out, value) => (value === null ? out.null() : out.string(value as string));
     case 'blob':
-      return out.hex(value as Uint8Array);
+      return (out, value) => (value === null ? out.null() : out.hex(value as Uint8Array));
     case 'json':
       // Plain JSON text is copied; tagged text (lossless-json.ts) and values already decoded are written anew.
-      if (typeof value !== 'string') return out.text(JSON.stringify(value));
-      return out.text(value.charCodeAt(0) === 0x7e ? JSON.stringify(decodeJsonValue(value)) : value);
+      return (out, value) => {
+        if (value === null) out.null();
+        else if (typeof value !== 'string') out.text(JSON.stringify(value));
+        else out.text(value.charCodeAt(0) === 0x7e ? JSON.stringify(decodeJsonValue(value)) : value);
+      };
   }
 }
 
@@ -176,13 +194,14 @@ const CLOSE = Buffer.from('}');
 /** Writes rows `[seq, ...columns]` of a table whose dataset fields are `fields` (`seq` first). */
 export function storedRowWriter(columns: readonly ObservationColumn[], fields: readonly string[]): (row: readonly SqlValue[], out: JsonTextBuffer) => void {
   const keys = fieldKeys(fields);
+  const writers = columns.map(columnWriter);
   const count = columns.length;
   return (row, out) => {
     out.bytes(keys[0]);
     out.number(row[0] as number);
     for (let i = 0; i < count; i++) {
       out.bytes(keys[i + 1]);
-      writeColumn(out, columns[i], row[i + 1]);
+      writers[i](out, row[i + 1]);
     }
     out.bytes(CLOSE);
   };
