@@ -8,6 +8,7 @@ import type {
   KlvErrorObservation,
   KlvErrorType,
   KlvItem,
+  KlvPacketObservation,
   MetadataPacketObservation,
   Observation,
 } from '../kernel/observations.js';
@@ -97,13 +98,43 @@ function emitProblems(ctx: KlvPacketContext, start: number, list: readonly KlvPr
   }
 }
 
+/**
+ * Each metadata packet this observer decoded, with the klv-packet observation
+ * of its triplet: a store may keep the triplet's bytes only and decode the
+ * items again (metadataItemsOfTriplet), knowing they are what was emitted.
+ */
+const TRIPLET_OF = new WeakMap<MetadataPacketObservation, KlvPacketObservation>();
+
+/** The klv-packet observation whose triplet this observer decoded into `packet`, if it did. */
+export function tripletOf(packet: MetadataPacketObservation): KlvPacketObservation | undefined {
+  return TRIPLET_OF.get(packet);
+}
+
+/**
+ * The items of the metadata packet of key `keyName` that observeKlvPacket
+ * decodes from `raw` (a whole triplet), or null when it decodes none from
+ * that key. The same decoders, so the same items.
+ */
+export function metadataItemsOfTriplet(raw: Uint8Array, keyName: string): KlvItem[] | null {
+  switch (keyName) {
+    case 'st0601-uas-datalink-ls':
+      return decodeSt0601(raw, 0, raw.length).items;
+    case 'st0903-vmti-ls':
+      return decodeSt0903Packet(raw, 0, raw.length).items;
+    case 'eg0104-predator-uav-basic-us':
+      return decodeEg0104Packet(raw, 0, raw.length).items;
+    default:
+      return null;
+  }
+}
+
 /** Emits the observations of the triplet in `bytes[start, end)`. */
 export function observeKlvPacket(bytes: Uint8Array, start: number, end: number, ctx: KlvPacketContext, emit: (o: Observation) => void): void {
   const { pid, klvIndex, origin } = ctx;
   const match = lookupUniversalKey(bytes, start);
   const keyHex = keyHexOf(bytes, start, match);
   const name = match?.entry.name;
-  emit({
+  const triplet: KlvPacketObservation = {
     kind: 'klv-packet',
     pid,
     klvIndex,
@@ -116,7 +147,8 @@ export function observeKlvPacket(bytes: Uint8Array, start: number, end: number, 
     offset: origin.offset,
     packetIndex: origin.packetIndex,
     t: null,
-  });
+  };
+  emit(triplet);
 
   if (name === 'st0601-uas-datalink-ls') {
     const packet = decodeSt0601(bytes, start, end);
@@ -124,6 +156,7 @@ export function observeKlvPacket(bytes: Uint8Array, start: number, end: number, 
     m.version = packet.version;
     m.timestampMicros = packet.precisionTimeStamp;
     m.checksum = packet.checksum;
+    TRIPLET_OF.set(m, triplet);
     emitMetadata(m, ctx, emit);
     emitProblems(ctx, start, packet.problems, null, emit);
     return;
@@ -134,6 +167,7 @@ export function observeKlvPacket(bytes: Uint8Array, start: number, end: number, 
     m.version = numberItem(packet.items, 4);
     m.timestampMicros = numberItem(packet.items, 2);
     m.checksum = packet.checksum ? { present: true, ...packet.checksum } : null;
+    TRIPLET_OF.set(m, triplet);
     emitMetadata(m, ctx, emit);
     emitProblems(ctx, start, packet.problems, 'unknown-key', emit);
     return;
@@ -142,6 +176,7 @@ export function observeKlvPacket(bytes: Uint8Array, start: number, end: number, 
     const packet = decodeEg0104Packet(bytes, start, end);
     const m = metadataOf(ctx, 'MISB EG 0104', name, packet.items);
     m.timestampMicros = packet.timeStampMicros;
+    TRIPLET_OF.set(m, triplet);
     emitMetadata(m, ctx, emit);
     // A legacy universal set that real recordings still carry: decoded, and noted once per packet as not ST 0601.
     emit(klvErrorObservation(pid, klvIndex, origin, 'klv-unknown-key', null, 'legacy EG 0104 Predator UAV Basic Universal Set, not the ST 0601 UAS Datalink LS', { keyHex, keyName: name }, 'warning'));

@@ -51,7 +51,6 @@ export type { Database as SqlDatabase } from 'sql.js';
 export {
   createCheckPointWriter,
   readCheckPoints,
-  summarizePointPart,
   CHECK_POINTS_SCHEMA,
   CHECK_POINTS_MIGRATIONS,
   type CheckPointWriter,

@@ -5,19 +5,24 @@
  * compatibility key of its checks and rules, in parts of their own, so
  * results under other rules do not mix.
  */
-import type { Database, SqlValue, Statement } from 'sql.js';
-import type { Point } from '../kernel/check-point.js';
+import type { Database, Statement } from 'sql.js';
+import type { Point, PointPosition } from '../kernel/check-point.js';
 import type { Severity } from '../kernel/observations.js';
 import type { PartHandle } from './datasets/dataset-parts.js';
+import { PointBlockBuilder, unpackPointBlock, type PackedPoint } from './point-block-codec.js';
 import type { Migration } from './schema-migrations.js';
-import { batchedTransactions } from './sql-transaction.js';
+import { inTransaction } from './sql-transaction.js';
+import { StoreError } from './store-error.js';
 
 /**
  * The points of one process run (one check key) are stored in parts of their
  * own (stored-run.ts), so the key is the parts', not a column. What a point
  * shares with the others of its series (check, violation, severity, message,
  * unit, citation, type: most points of a check repeat a few of them) is
- * stored once per part in `point_series`; a point row holds numbers only.
+ * stored once per part in `point_series`; the points themselves in blocks of
+ * one check's consecutive points, packed by column (point-block-codec.ts):
+ * half a million points of a 2 GB recording cost half a million inserts as
+ * rows, a hundred or so as blocks.
  */
 export const CHECK_POINTS_SCHEMA = `
   CREATE TABLE point_series (
@@ -43,18 +48,55 @@ export const CHECK_POINTS_SCHEMA = `
     PRIMARY KEY (check_no, n)
   ) WITHOUT ROWID`;
 
-export const CHECK_POINTS_MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'check points', up: (db) => db.exec(CHECK_POINTS_SCHEMA) }];
+/** Format 2: a block per check's run of points; `first_n` is the check's `n` of its first point. */
+const POINT_BLOCKS_SCHEMA = `
+  DROP TABLE check_points;
+  CREATE TABLE point_blocks (
+    check_no INTEGER NOT NULL,
+    first_n INTEGER NOT NULL,
+    points INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (check_no, first_n)
+  ) WITHOUT ROWID`;
 
-/** Rows per transaction while writing: big enough to be fast, small enough to bound the journal. */
-export const POINTS_PER_TRANSACTION = 20_000;
+export const CHECK_POINTS_MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'check points', up: (db) => db.exec(CHECK_POINTS_SCHEMA) },
+  { version: 2, name: 'point blocks', up: (db) => db.exec(POINT_BLOCKS_SCHEMA) },
+];
+
+/** Points per block (and per transaction of the old row format's writers: the name stays for the run's options). */
+export const POINTS_PER_TRANSACTION = 4096;
 
 export interface CheckPointWriter {
   /** Stores one point of a check (a PointSink). */
   write(point: Point, checkId: string): void;
-  /** Commits what is written; returns points stored per check. */
+  /** Stores the blocks still gathering; returns points stored per check (all parts so far). */
   finish(): Record<string, number>;
-  /** Rolls back the open transaction (the points committed before it stay: the owner drops the part). */
+  /** What this part holds (after finish()). */
+  summary(): PointPartSummary;
+  /** Drops the points still gathering (the blocks stored stay: the owner drops the part). */
   abort(): void;
+}
+
+/** What a point shares with its series. */
+interface SeriesOf {
+  readonly violation: boolean;
+  readonly severity: string;
+  readonly message: string;
+  readonly unit: string | null;
+  readonly citation: string | null;
+  readonly type: string | null;
+}
+
+function sameSeries(series: SeriesOf, point: Point): boolean {
+  return (
+    series.message === point.message &&
+    series.violation === point.violation &&
+    series.severity === point.severity &&
+    series.unit === point.unit &&
+    series.citation === point.citation &&
+    series.type === (point.type ?? null)
+  );
 }
 
 /** The text of what a point shares with its series, as one key (a character no such text holds between the parts). */
@@ -62,52 +104,93 @@ function seriesKey(point: Point, checkId: string): string {
   return `${checkId}\u0000${point.violation ? 1 : 0}\u0000${point.severity}\u0000${point.message}\u0000${point.unit ?? '\u0001'}\u0000${point.citation ?? '\u0001'}\u0000${point.type ?? '\u0001'}`;
 }
 
+/** A check's state in the part being written. */
+interface CheckState {
+  readonly checkNo: number;
+  readonly block: PointBlockBuilder;
+  /** The check's `n` of the block's first point. */
+  firstN: number;
+  /** The series of its last point, and its number: a check's consecutive points mostly share one. */
+  last: SeriesOf | null;
+  lastSeries: number;
+}
+
 /**
  * Writes points into one part: `n` counts each check's points on from
  * `countsBefore` (what the parts before hold), so it runs on across parts.
+ * A block holds `pointsPerBlock` points at most, and is stored when full or
+ * at finish(): a part ends between two calls of write() with every full
+ * block stored.
  */
-export function createCheckPointWriter(db: Database, countsBefore: Readonly<Record<string, number>> = {}, rowsPerTransaction = POINTS_PER_TRANSACTION): CheckPointWriter {
-  const insert: Statement = db.prepare('INSERT INTO check_points (check_no, n, series, t, "offset", packet_index, pid, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+export function createCheckPointWriter(db: Database, countsBefore: Readonly<Record<string, number>> = {}, pointsPerBlock = POINTS_PER_TRANSACTION): CheckPointWriter {
+  const insert: Statement = db.prepare('INSERT INTO point_blocks (check_no, first_n, points, data) VALUES (?, ?, ?, ?)');
   const insertSeries: Statement = db.prepare(
     'INSERT INTO point_series (series, check_no, check_id, violation, severity, message, unit, citation, type) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const counts: Record<string, number> = { ...countsBefore };
-  const checkNumbers = new Map<string, number>();
+  const checks = new Map<string, CheckState>();
   const seriesNumbers = new Map<string, number>();
-  const transactions = batchedTransactions(db, rowsPerTransaction);
+  const seriesList: (SeriesOf & { checkId: string })[] = [];
+  const pointsOfSeries: number[] = [];
   let closed = false;
-  const row = new Array<number | null>(8).fill(null);
+
+  const store = (state: CheckState): void => {
+    const points = state.block.count;
+    if (points === 0) return;
+    insert.run([state.checkNo, state.firstN, points, state.block.take()]);
+    state.firstN += points;
+  };
+
+  const seriesOf = (state: CheckState, point: Point, checkId: string): number => {
+    if (state.last !== null && sameSeries(state.last, point)) return state.lastSeries;
+    const key = seriesKey(point, checkId);
+    let series = seriesNumbers.get(key);
+    if (series === undefined) {
+      seriesNumbers.set(key, (series = seriesNumbers.size));
+      const shared = { checkId, violation: point.violation, severity: point.severity, message: point.message, unit: point.unit, citation: point.citation, type: point.type ?? null };
+      seriesList.push(shared);
+      pointsOfSeries.push(0);
+      insertSeries.run([series, state.checkNo, checkId, point.violation ? 1 : 0, point.severity, point.message, point.unit, point.citation, point.type ?? null]);
+    }
+    state.last = seriesList[series];
+    state.lastSeries = series;
+    return series;
+  };
+
   return {
     write(point, checkId) {
-      transactions.beforeRow();
-      let checkNo = checkNumbers.get(checkId);
-      if (checkNo === undefined) checkNumbers.set(checkId, (checkNo = checkNumbers.size));
-      const key = seriesKey(point, checkId);
-      let series = seriesNumbers.get(key);
-      if (series === undefined) {
-        seriesNumbers.set(key, (series = seriesNumbers.size));
-        insertSeries.run([series, checkNo, checkId, point.violation ? 1 : 0, point.severity, point.message, point.unit, point.citation, point.type ?? null]);
+      let state = checks.get(checkId);
+      if (state === undefined) {
+        state = { checkNo: checks.size, block: new PointBlockBuilder(pointsPerBlock), firstN: counts[checkId] ?? 0, last: null, lastSeries: 0 };
+        checks.set(checkId, state);
       }
-      const n = counts[checkId] ?? 0;
-      counts[checkId] = n + 1;
-      row[0] = checkNo;
-      row[1] = n;
-      row[2] = series;
-      row[3] = point.t;
-      row[4] = point.offset;
-      row[5] = point.packetIndex;
-      row[6] = point.pid;
-      row[7] = point.value;
-      insert.run(row);
-      transactions.afterRow();
+      const series = seriesOf(state, point, checkId);
+      pointsOfSeries[series]++;
+      counts[checkId] = (counts[checkId] ?? 0) + 1;
+      state.block.add(point.t, point.offset, point.packetIndex, point.pid, point.value, series);
+      if (state.block.full) store(state);
     },
     finish() {
-      transactions.commit();
+      if (!closed) {
+        inTransaction(db, () => {
+          for (const state of checks.values()) store(state);
+        });
+      }
       close();
       return { ...counts };
     },
+    summary() {
+      const summary: Record<string, [string | null, number, number][]> = {};
+      seriesList.forEach((series, index) => {
+        const groups = (summary[series.checkId] ??= []);
+        const violation = series.violation ? 1 : 0;
+        const group = groups.find(([type, v]) => type === series.type && v === violation);
+        if (group) group[2] += pointsOfSeries[index];
+        else groups.push([series.type, violation, pointsOfSeries[index]]);
+      });
+      return summary;
+    },
     abort() {
-      transactions.rollback();
       close();
     },
   };
@@ -122,18 +205,6 @@ export function createCheckPointWriter(db: Database, countsBefore: Readonly<Reco
 
 /** What a part of points holds, per check: its points grouped by type and violation, as [type, violation (0 or 1), count]. */
 export type PointPartSummary = Readonly<Record<string, ReadonlyArray<readonly [string | null, number, number]>>>;
-
-/** The summary of a part of points, by counting them. */
-export function summarizePointPart(db: Database): PointPartSummary {
-  const summary: Record<string, [string | null, number, number][]> = {};
-  const [result] = db.exec(
-    'SELECT s.check_id, s.type, s.violation, count(*) FROM check_points p JOIN point_series s ON s.series = p.series GROUP BY s.check_id, s.type, s.violation',
-  );
-  for (const [checkId, type, violation, count] of result?.values ?? []) {
-    (summary[checkId as string] ??= []).push([type as string | null, violation as number, count as number]);
-  }
-  return summary;
-}
 
 /** The points of one check key: its parts in order, summarized, and how to open one. */
 export interface PointParts {
@@ -167,26 +238,43 @@ function matching(summary: PointPartSummary, checkId: string, query: CheckPointQ
   return count;
 }
 
+/** A part's series, by number, as points carry them. */
+function seriesTable(db: Database): Map<number, Omit<Point, keyof PointPosition | 'value'>> {
+  const table = new Map<number, Omit<Point, keyof PointPosition | 'value'>>();
+  const statement = db.prepare('SELECT series, unit, violation, severity, message, citation, type FROM point_series');
+  try {
+    while (statement.step()) {
+      const [series, unit, violation, severity, message, citation, type] = statement.get();
+      const shared = { unit: unit as string | null, violation: violation === 1, severity: severity as Severity, message: message as string, citation: citation as string | null };
+      table.set(series as number, type === null ? shared : { ...shared, type: type as string });
+    }
+  } finally {
+    statement.free();
+  }
+  return table;
+}
+
+/** Whether a point of the series is one the query asks for. */
+function seriesMatches(series: Omit<Point, keyof PointPosition | 'value'>, query: CheckPointQuery): boolean {
+  if (query.violationsOnly === true && !series.violation) return false;
+  if (query.types && query.types.length > 0 && (series.type === undefined || !query.types.includes(series.type))) return false;
+  return true;
+}
+
 /**
  * One page of a check's stored points, in emission order: the total from the
- * parts' summaries, the points from the part where the page starts on. A
- * negative limit is no limit.
+ * parts' summaries, the points from the part where the page starts on, block
+ * after block (a block wholly before the page is skipped unread when no
+ * filter applies). A negative limit is no limit.
  */
 export function readCheckPoints(source: PointParts, checkId: string, query: CheckPointQuery): CheckPointPage {
-  const params: Record<string, string | number> = { $check: checkId };
-  let where = 'p.check_no = (SELECT check_no FROM point_series WHERE check_id = $check LIMIT 1)';
-  if (query.types && query.types.length > 0) {
-    where += ` AND s.type IN (${query.types.map((_, i) => `$type${i}`).join(', ')})`;
-    query.types.forEach((type, i) => (params[`$type${i}`] = type));
-  }
-  if (query.violationsOnly) where += ' AND s.violation = 1';
+  const filtered = query.violationsOnly === true || (query.types !== undefined && query.types.length > 0);
   const inParts = source.parts.map((summary) => matching(summary, checkId, query));
   const total = inParts.reduce((sum, n) => sum + n, 0);
   const points: Point[] = [];
   let skip = query.offset;
   for (let index = 0; index < inParts.length; index++) {
-    const wanted = query.limit < 0 ? -1 : query.limit - points.length;
-    if (wanted === 0) break;
+    if (query.limit >= 0 && points.length === query.limit) break;
     if (skip >= inParts[index]) {
       skip -= inParts[index];
       continue;
@@ -194,13 +282,25 @@ export function readCheckPoints(source: PointParts, checkId: string, query: Chec
     const part = source.open(index);
     let statement: Statement | undefined;
     try {
-      // CROSS JOIN keeps the points outermost: stepped in their key's order (check, n), each looking up its series.
-      statement = part.db.prepare(
-        `SELECT ${POINT_COLUMNS} FROM check_points p CROSS JOIN point_series s ON s.series = p.series WHERE ${where} ORDER BY p.n LIMIT $limit OFFSET $offset`,
-      );
-      statement.bind({ ...params, $limit: wanted, $offset: skip });
-      // Rows as arrays in a known column order: getAsObject decodes every column name again for each row.
-      while (statement.step()) points.push(pointFrom(statement.get()));
+      const series = seriesTable(part.db);
+      statement = preparePointBlocks(part.db, checkId);
+      while (statement.step() && !(query.limit >= 0 && points.length === query.limit)) {
+        const [count, data] = statement.get() as [number, Uint8Array];
+        if (!filtered && skip >= count) {
+          skip -= count;
+          continue;
+        }
+        for (const packed of unpackPointBlock(data, count)) {
+          const shared = series.get(packed.series);
+          if (shared === undefined || (filtered && !seriesMatches(shared, query))) continue;
+          if (skip > 0) {
+            skip--;
+            continue;
+          }
+          points.push(pointFrom(packed, shared));
+          if (query.limit >= 0 && points.length === query.limit) break;
+        }
+      }
     } finally {
       statement?.free();
       part.release();
@@ -210,22 +310,31 @@ export function readCheckPoints(source: PointParts, checkId: string, query: Chec
   return { total, points };
 }
 
-/** The columns of a point, in the order pointFrom reads them. */
-const POINT_COLUMNS = 'p.t, p."offset", p.packet_index, p.pid, p.value, s.unit, s.violation, s.severity, s.message, s.citation, s.type';
+function preparePointBlocks(db: Database, checkId: string): Statement {
+  try {
+    return db.prepare(
+      'SELECT points, data FROM point_blocks WHERE check_no = (SELECT check_no FROM point_series WHERE check_id = $check LIMIT 1) ORDER BY first_n',
+      { $check: checkId },
+    );
+  } catch (cause) {
+    // A part of format 1 (a point per row, before point blocks) has no point_blocks table.
+    throw new StoreError('ERR_STORE_CORRUPT', 'these points were stored by an older klvscope (format 1, a point per row): run the process stage again to store them anew', {}, { cause });
+  }
+}
 
-function pointFrom(row: SqlValue[]): Point {
-  const [t, offset, packetIndex, pid, value, unit, violation, severity, message, citation, type] = row;
+/** A point in the property order of makePoint. */
+function pointFrom(packed: PackedPoint, shared: Omit<Point, keyof PointPosition | 'value'>): Point {
   const point: Point = {
-    t: t as number | null,
-    offset: offset as number,
-    packetIndex: packetIndex as number,
-    pid: pid as number,
-    value: value as number | null,
-    unit: unit as string | null,
-    violation: violation === 1,
-    severity: severity as Severity,
-    message: message as string,
-    citation: citation as string | null,
+    t: packed.t,
+    offset: packed.offset,
+    packetIndex: packed.packetIndex,
+    pid: packed.pid,
+    value: packed.value,
+    unit: shared.unit,
+    violation: shared.violation,
+    severity: shared.severity,
+    message: shared.message,
+    citation: shared.citation,
   };
-  return type === null ? point : { ...point, type: type as string };
+  return shared.type === undefined ? point : { ...point, type: shared.type };
 }

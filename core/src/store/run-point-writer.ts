@@ -6,7 +6,7 @@
  */
 import type { Point } from '../kernel/check-point.js';
 import { DEFAULT_PART_BYTES, PartSequence } from './part-sequence.js';
-import { CHECK_POINTS_MIGRATIONS, POINTS_PER_TRANSACTION, createCheckPointWriter, summarizePointPart, type CheckPointWriter, type PointPartSummary } from './run-check-points.js';
+import { CHECK_POINTS_MIGRATIONS, POINTS_PER_TRANSACTION, createCheckPointWriter, type CheckPointWriter, type PointPartSummary } from './run-check-points.js';
 import { pointPartFile, type StoredRun } from './stored-run.js';
 
 export interface RunPointWriter {
@@ -32,9 +32,9 @@ export async function createRunPointWriter(run: StoredRun, checkKey: string): Pr
     migrations: CHECK_POINTS_MIGRATIONS,
     partBytes: run.partOptions.partBytes ?? DEFAULT_PART_BYTES,
     open: (database) => (part = createCheckPointWriter(database.db, counts, rowsPerTransaction)),
-    close: (database) => {
+    close: () => {
       counts = part.finish();
-      return summarizePointPart(database.db);
+      return part.summary();
     },
   });
   return {

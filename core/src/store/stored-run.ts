@@ -18,7 +18,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Database } from 'sql.js';
-import type { Observation } from '../kernel/observations.js';
+import type { Observation, ObservationKind } from '../kernel/observations.js';
 import { DatabaseFile } from './database-file.js';
 import type { DatasetPart, DatasetParts, PartHandle } from './datasets/dataset-parts.js';
 import { emptyObservationCounts, type ObservationCounts } from './datasets/observation-counts.js';
@@ -142,12 +142,12 @@ export class StoredRun implements DatasetParts {
     return this.openFile(observationPartFile(index + 1));
   }
 
-  /** Every stored observation in emission order, part after part (observation-replay.ts). */
-  *replay(): Generator<Observation, void, undefined> {
+  /** Every stored observation in emission order, or those of `kinds` only, part after part (observation-replay.ts). */
+  *replay(kinds?: ReadonlySet<ObservationKind>): Generator<Observation, void, undefined> {
     for (let index = 0; index < this.#parts.length; index++) {
       const part = this.open(index);
       try {
-        yield* replayObservations(part.db);
+        yield* replayObservations(part.db, kinds);
       } finally {
         part.release();
       }

@@ -15,6 +15,13 @@ import { canonicalJson } from './canonical-json.js';
  */
 export const PARSER_VERSION = '1.0.0';
 
+/**
+ * Version of how a process run's points are stored (store/run-check-points.ts). Part of the check key:
+ * points stored in another format are not reused, `process` runs again over the stored run and stores
+ * them anew (2: points in blocks packed by column).
+ */
+export const POINT_STORE_FORMAT = 2;
+
 export type WorkflowStage = 'analyze' | 'ingest' | 'process' | 'report';
 
 export const WORKFLOW_STAGES: readonly WorkflowStage[] = ['analyze', 'ingest', 'process', 'report'];
@@ -45,7 +52,7 @@ export function compatibilityKey(checks: readonly CheckIdentity[], rules: unknow
     checks: checkList,
     rulesHash,
     parseKey,
-    checkKey: sha256(canonicalJson({ parseKey, checks: checkList, rulesHash })),
+    checkKey: sha256(canonicalJson({ parseKey, checks: checkList, rulesHash, pointFormat: POINT_STORE_FORMAT })),
   };
 }
 

@@ -26,7 +26,7 @@ import { KlvSummaryBuilder } from '../klv/klv-summary.js';
 import { createKlvAwareTsDemuxer } from '../klv/st1402-demuxer.js';
 import { InventoryBuilder } from '../ts/inventory.js';
 import { CACHED_STAGES, getStagePayload, putStagePayload, stagePayloadVersion, type CachedStage } from '../store/catalog-stages.js';
-import { createIngestRun, finishIngestRun, getIngestRun, latestCompletedIngestRun, type IngestRunRow } from '../store/catalog-ingest-runs.js';
+import { createIngestRun, deleteIngestRun, finishIngestRun, getIngestRun, latestCompletedIngestRun, type IngestRunRow } from '../store/catalog-ingest-runs.js';
 import type { DatabaseLease } from '../store/database-cache.js';
 import type { Store } from '../store/store.js';
 import type { StoredRun } from '../store/stored-run.js';
@@ -111,8 +111,8 @@ export class FileWorkflow {
   private readonly now: () => number;
   /** Payloads parsed from the catalog, by file and stage, with the stored version they came from. */
   private readonly parsedPayloads = new Map<string, { version: string } & CachedPayload<unknown>>();
-  /** Runs whose process payload an ingest's pass made, until `runStage('process')` reports it as run. */
-  private readonly processedInPass = new Set<string>();
+  /** `hash stage` of the stages a pass made with an earlier stage's, until `runStage` reports them as run. */
+  private readonly madeInPass = new Set<string>();
 
   constructor(options: FileWorkflowOptions) {
     this.store = options.store;
@@ -196,16 +196,9 @@ export class FileWorkflow {
   /** `analyze`: inventory and KLV summary from one pass over the file. */
   async analyze(file: FileIdentity, options: StageRunOptions = {}): Promise<AnalyzePayload> {
     const started = performance.now();
-    const inventory = new InventoryBuilder();
-    const klv = new KlvSummaryBuilder();
-    let packetSize: number | null = null;
-    const sinks = { observe: [(o: Observation) => inventory.observe(o), (o: Observation) => klv.observe(o)], kinds: [...InventoryBuilder.kinds, ...KlvSummaryBuilder.kinds] };
-    await this.readFile(file, 'analyze', options, { sinks, onPacketSize: (size) => (packetSize = size) });
-    const built = inventory.build(packetSize);
-    if (built.totalPackets === 0) {
-      throw new WorkflowError('ERR_NOT_TRANSPORT_STREAM', `${file.path}: not an MPEG-TS stream (no packets of 188, 192 or 204 bytes found)`, { path: file.path });
-    }
-    const payload: AnalyzePayload = { inventory: built, klv: klv.build(), elapsedMs: performance.now() - started };
+    const analysis = new AnalysisPass();
+    await this.readFile(file, 'analyze', options, { sinks: analysis.sinks, onPacketSize: analysis.onPacketSize });
+    const payload = analysis.payload(file, started);
     putStagePayload(this.catalog, { hash: file.hash, stage: 'analyze', compatibilityKey: this.key.parseKey, payload, createdMs: this.now() });
     await this.store.saveCatalog();
     return payload;
@@ -218,23 +211,38 @@ export class FileWorkflow {
    * 'failed' with its partial parts deleted.
    */
   async ingest(file: FileIdentity, options: StageRunOptions = {}): Promise<IngestPayload> {
-    return this.ingestRun(file, options, false);
-  }
-
-  /** `ingest`, with the checks in its pass when `options.through` says `process` follows. */
-  private async ingestThrough(file: FileIdentity, options: StageRunOptions): Promise<IngestPayload> {
-    const through = options.through ?? 'ingest';
-    return this.ingestRun(file, options, WORKFLOW_STAGES.indexOf(through) > WORKFLOW_STAGES.indexOf('ingest'));
+    return this.ingestRun(file, options, { analyze: false, checks: false });
   }
 
   /**
-   * One pass over the file into a new run; with `withChecks`, the checks
-   * consume the observations as they are made and their points are stored
-   * as `process` stores them, and the process payload is cached with the
-   * ingest's (both under the run, both in one catalog save).
+   * `analyze` or `ingest`, with the stages after it that `options.through`
+   * names in the same pass: the analysis beside the ingest when `analyze`
+   * runs and `ingest` follows, the checks when `process` follows.
    */
-  private async ingestRun(file: FileIdentity, options: StageRunOptions, withChecks: boolean): Promise<IngestPayload> {
+  private async runInPass(file: FileIdentity, stage: 'analyze' | 'ingest', options: StageRunOptions): Promise<AnalyzePayload | IngestPayload> {
+    const through = WORKFLOW_STAGES.indexOf(options.through ?? stage);
+    // An ingest already stored (its analysis lost) is reused: the analysis then reads the file alone.
+    if (stage === 'analyze' && (through <= WORKFLOW_STAGES.indexOf('analyze') || this.cached(file.hash, 'ingest') !== undefined)) return this.analyze(file, options);
+    const checks = through > WORKFLOW_STAGES.indexOf('ingest');
+    const ingest = await this.ingestRun(file, options, { analyze: stage === 'analyze', checks });
+    if (stage === 'ingest') return ingest;
+    this.madeInPass.add(`${file.hash} ingest`);
+    return this.cached<AnalyzePayload>(file.hash, 'analyze') as AnalyzePayload;
+  }
+
+  /**
+   * One pass over the file into a new run. With `pass.analyze`, the
+   * inventory and KLV summary are made from the same observations and cached
+   * as the analyze stage's (a file that is no transport stream then fails the
+   * run). With `pass.checks`, the checks consume the observations as they are
+   * made and their points are stored as `process` stores them, and the
+   * process payload is cached with the ingest's (all under the run, all in
+   * one catalog save).
+   */
+  private async ingestRun(file: FileIdentity, options: StageRunOptions, pass: { analyze: boolean; checks: boolean }): Promise<IngestPayload> {
     const started = performance.now();
+    const withChecks = pass.checks;
+    const analysis = pass.analyze ? new AnalysisPass() : undefined;
     const run = createIngestRun(this.catalog, { hash: file.hash, path: file.path, startedMs: this.now() });
     await this.store.saveCatalog();
     let lease: DatabaseLease<StoredRun> | undefined;
@@ -246,19 +254,22 @@ export class FileWorkflow {
       const observations = (writer = createRunObservationWriter(lease.database));
       const checks = withChecks ? (checking = await this.startChecks(lease.database)) : undefined;
       const result = await this.readFile(file, 'ingest', options, {
-        sinks: { observe: [observations.write] },
+        sinks: { observe: analysis ? [observations.write, ...analysis.sinks.observe] : [observations.write] },
         checks: checks?.pointSinks,
         backlog: () => observations.backlog() ?? checks?.backlog() ?? null,
+        onPacketSize: analysis?.onPacketSize,
       });
+      const analyzed = analysis?.payload(file, started);
       const counts: Record<string, number> = await observations.finish();
       const ingest: IngestPayload = { runId: run.id, counts, bytes: result.bytes, elapsedMs: performance.now() - started };
       const afterRead = performance.now();
       const processed = checks && (await checks.finish(result, afterRead));
       finishIngestRun(this.catalog, run.id, { status: 'completed', finishedMs: this.now(), counts, timings: { ingestMs: Math.round(ingest.elapsedMs) } });
+      if (analyzed) putStagePayload(this.catalog, { hash: file.hash, stage: 'analyze', compatibilityKey: this.key.parseKey, payload: analyzed, createdMs: this.now() });
       putStagePayload(this.catalog, { hash: file.hash, stage: 'ingest', compatibilityKey: this.key.parseKey, payload: ingest, createdMs: this.now() });
       if (processed) {
         putStagePayload(this.catalog, { hash: file.hash, stage: 'process', compatibilityKey: this.key.checkKey, payload: processed, createdMs: this.now() });
-        this.processedInPass.add(run.id);
+        this.madeInPass.add(`${file.hash} process`);
       }
       await this.store.saveCatalog();
       return ingest;
@@ -268,7 +279,9 @@ export class FileWorkflow {
       // Given back before the run's folder is deleted (deleting evicts it from the open runs).
       lease?.release();
       lease = undefined;
-      await this.endRun(run, options.signal?.aborted ? 'cancelled' : 'failed', error);
+      // A file that is no transport stream leaves no run, as when the analysis reads it alone.
+      if (error instanceof WorkflowError && error.code === 'ERR_NOT_TRANSPORT_STREAM') await this.forgetRun(run);
+      else await this.endRun(run, options.signal?.aborted ? 'cancelled' : 'failed', error);
       throw error;
     } finally {
       lease?.release();
@@ -285,9 +298,11 @@ export class FileWorkflow {
       const stored = lease.database;
       const checking = await this.startChecks(stored);
       const total = Object.values(run.counts).reduce((sum, n) => sum + n, 0);
+      // Only the kinds the checks read (no check reads klv-field, three quarters of a KLV recording's observations).
+      const consumed = new Set<ObservationKind>(this.checks.flatMap((check) => check.consumes));
       let result;
       try {
-        result = await runObservations(stored.replay(), {
+        result = await runObservations(stored.replay(consumed), {
           checks: this.checks,
           rules: this.rules,
           keepPoints: false,
@@ -299,7 +314,8 @@ export class FileWorkflow {
         await checking.abort();
         throw error;
       }
-      const payload = await checking.finish(result, started);
+      // The observations of the run, as a pass over the file counts them (the kinds left unread included).
+      const payload = await checking.finish({ ...result, observations: total }, started);
       putStagePayload(this.catalog, { hash, stage: 'process', compatibilityKey: this.key.checkKey, payload, createdMs: this.now() });
       await this.store.saveCatalog();
       return payload;
@@ -346,6 +362,16 @@ export class FileWorkflow {
   }
 
   /**
+   * How many times the stages up to `through` still have to read the file
+   * (its hashing aside): once when analyze or ingest has to run (both run in
+   * one pass when both must, and the checks with them), else not at all.
+   */
+  fileReadsThrough(hash: string, through: WorkflowStage): number {
+    const first = WORKFLOW_STAGES.indexOf(this.firstStageToRun(hash));
+    return first <= Math.min(WORKFLOW_STAGES.indexOf(through), WORKFLOW_STAGES.indexOf('ingest')) ? 1 : 0;
+  }
+
+  /**
    * The cached payloads that can be reused for the file, in stage order up
    * to the first that cannot (a process cached for an older run than the
    * latest ingest is stale). One pass over the catalog: the REST service
@@ -367,14 +393,15 @@ export class FileWorkflow {
     let reused = false;
     if (stage === 'report') {
       payload = this.reportFrom(file, reusable);
-    } else if (stage === 'process' && reusable.process && this.processedInPass.delete(reusable.process.runId)) {
-      // Made by the ingest's pass just before: run, not reused; its time is what the pass spent after reading.
-      return { stage, reused: false, elapsedMs: reusable.process.elapsedMs, payload: reusable.process };
+    } else if (reusable[stage] && this.madeInPass.delete(`${file.hash} ${stage}`)) {
+      // Made by the pass of a stage just before: run, not reused. Its time: for process, what the pass spent after
+      // reading; for an ingest in the analysis's pass, none of its own (the pass is the analyze stage's time).
+      const made = reusable[stage] as { elapsedMs: number };
+      return { stage, reused: false, elapsedMs: stage === 'process' ? made.elapsedMs : 0, payload: made };
     } else if (reusable[stage]) {
       payload = reusable[stage];
       reused = true;
-    } else if (stage === 'analyze') payload = await this.analyze(file, options);
-    else if (stage === 'ingest') payload = await this.ingestThrough(file, options);
+    } else if (stage === 'analyze' || stage === 'ingest') payload = await this.runInPass(file, stage, options);
     else payload = await this.process(file.hash, options);
     return { stage, reused, elapsedMs: performance.now() - started, payload };
   }
@@ -454,10 +481,37 @@ export class FileWorkflow {
     return result;
   }
 
+  private async forgetRun(run: IngestRunRow): Promise<void> {
+    deleteIngestRun(this.catalog, run.id);
+    await this.store.saveCatalog();
+    await this.store.deleteRun(run.id);
+  }
+
   private async endRun(run: IngestRunRow, status: 'cancelled' | 'failed', error: unknown): Promise<void> {
     finishIngestRun(this.catalog, run.id, { status, finishedMs: this.now(), error: error instanceof Error ? error.message : String(error) });
     await this.store.saveCatalog();
     await this.store.deleteRun(run.id);
+  }
+}
+
+/** The analyze stage's builders, fed by a pass over the file (its own, or the ingest's). */
+class AnalysisPass {
+  private readonly inventory = new InventoryBuilder();
+  private readonly klv = new KlvSummaryBuilder();
+  private packetSize: number | null = null;
+  readonly sinks = {
+    observe: [(o: Observation) => this.inventory.observe(o), (o: Observation) => this.klv.observe(o)],
+    kinds: [...InventoryBuilder.kinds, ...KlvSummaryBuilder.kinds],
+  };
+  readonly onPacketSize = (size: number | null): void => void (this.packetSize = size);
+
+  /** The payload; ERR_NOT_TRANSPORT_STREAM when the pass found no TS packet. */
+  payload(file: FileIdentity, started: number): AnalyzePayload {
+    const built = this.inventory.build(this.packetSize);
+    if (built.totalPackets === 0) {
+      throw new WorkflowError('ERR_NOT_TRANSPORT_STREAM', `${file.path}: not an MPEG-TS stream (no packets of 188, 192 or 204 bytes found)`, { path: file.path });
+    }
+    return { inventory: built, klv: this.klv.build(), elapsedMs: performance.now() - started };
   }
 }
 

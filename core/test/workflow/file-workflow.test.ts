@@ -15,6 +15,7 @@ import { RAW_DATASET_NAMES } from '../../src/store/datasets/raw-datasets.js';
 import { stageKey } from '../../src/workflow/compatibility-key.js';
 import { Store, type StoreOptions } from '../../src/store/store.js';
 import { FileWorkflow } from '../../src/workflow/file-workflow.js';
+import type { InspectionResult } from '../../src/workflow/stage-payloads.js';
 import { JobQueue } from '../../src/workflow/job-queue.js';
 import { WorkflowError } from '../../src/workflow/workflow-error.js';
 import { startChild } from '../store/node-child.js';
@@ -103,6 +104,34 @@ describe('FileWorkflow', function () {
     expect(second.report).to.deep.equal(first.report);
     expect(first.report.verdict).to.equal('fail');
     expect(first.report.topViolations[0]).to.include({ checkId: 'pcr-gaps', type: 'pcr-gap' });
+  });
+
+  it('reads the file once after hashing it on a first inspection (analyze, ingest and the checks in one pass), with the payloads of separate stages', async () => {
+    const path = await writeStream('one-pass.ts', ['pcr-gap@2']);
+    let opened = 0;
+    const counting = { size: (file: string) => files.size(file), open: (file: string, options: { signal?: AbortSignal }) => (opened++, files.open(file, options)) };
+    const inFolder = async (name: string, work: (store: Store) => Promise<InspectionResult>): Promise<InspectionResult> => {
+      const store = await Store.open({ dataDir: join(folder.path, name) });
+      try {
+        return await work(store);
+      } finally {
+        await store.close();
+      }
+    };
+    const onePass = await inFolder('one', (store) => new FileWorkflow({ store, files: counting, checks: [pcrGaps, klvCount] }).inspect(path));
+    expect(opened, 'reads of the file').to.equal(1);
+    const separate = await inFolder('separate', async (store) => {
+      const workflow = new FileWorkflow({ store, files, checks: [pcrGaps, klvCount] });
+      const file = await workflow.identify(path);
+      await workflow.analyze(file);
+      await workflow.ingest(file);
+      await workflow.process(file.hash);
+      return workflow.inspect(path);
+    });
+    const withoutTimes = (payload: object): unknown => JSON.parse(JSON.stringify(payload, (key, value: unknown) => (key === 'elapsedMs' || key === 'runId' ? undefined : value)));
+    expect(withoutTimes(onePass.analyze)).to.deep.equal(withoutTimes(separate.analyze));
+    expect(withoutTimes(onePass.ingest)).to.deep.equal(withoutTimes(separate.ingest));
+    expect(withoutTimes(onePass.process)).to.deep.equal(withoutTimes(separate.process));
   });
 
   it('keeps an error among the top violations when many warnings come before it', async () => {

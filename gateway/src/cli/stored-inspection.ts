@@ -19,8 +19,8 @@ export interface StoredInspection {
   points: Point[] | null;
 }
 
-/** The checks run in the ingest's pass on a first inspection; alone (after a rule change) over the stored run. */
-const PHASE_LABELS: Readonly<Record<ProgressPhase, string>> = { hash: 'Hashing', analyze: 'Analyzing', ingest: 'Ingesting and checking', process: 'Checking the stored run' };
+/** A first inspection reads the file once after hashing it: the analysis and the checks run in the ingest's pass; the checks alone (after a rule change) over the stored run. */
+const PHASE_LABELS: Readonly<Record<ProgressPhase, string>> = { hash: 'Hashing', analyze: 'Analyzing', ingest: 'Analyzing, ingesting and checking', process: 'Checking the stored run' };
 
 export async function inspectWithStore(path: string, dataDir: string | true, loadChecks: Promise<CliChecks>, onlyCheck?: string): Promise<StoredInspection> {
   // The store opens (compiling sql.js's WebAssembly in the background) while the checks and rules load.

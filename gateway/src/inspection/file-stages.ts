@@ -59,9 +59,7 @@ export async function runStagesUpTo<S extends LastStage>(workflow: FileWorkflow,
   const meter = new ReadMeter(options.progress);
   const file = await workflow.identify(path, { signal: options.signal, onProgress: meter.onProgress });
   const stages = stagesThrough(last);
-  const first = WORKFLOW_STAGES.indexOf(workflow.firstStageToRun(file.hash));
-  const reads = stages.filter((stage, index) => index >= first && stage !== 'process').length;
-  meter.plan(reads * file.size);
+  meter.plan(workflow.fileReadsThrough(file.hash, last) * file.size);
   const outcomes: StageOutcome[] = [];
   const payloads: Partial<StagePayloads> = {};
   for (const stage of stages) {

@@ -16,7 +16,8 @@ import type { Database } from 'sql.js';
 import { csvLine } from './csv-format.js';
 import { DatasetError } from './dataset-error.js';
 import type { DatasetParts } from './dataset-parts.js';
-import { countDatasetRows, datasetPartsOf, datasetRows, planDatasetQuery, type DatasetQuery, type DatasetQueryOptions } from './dataset-query.js';
+import { countDatasetRows, datasetPartsOf, datasetRows, planDatasetQuery, type DatasetQuery, type DatasetQueryOptions, type DatasetRowMaker } from './dataset-query.js';
+import { JsonTextBuffer, objectRowWriter } from './json-row-text.js';
 import type { DatasetRow } from './observation-row-codec.js';
 import type { RawDatasetDefinition } from './raw-datasets.js';
 
@@ -33,7 +34,7 @@ export const DATASET_MEDIA_TYPES: Readonly<Record<DatasetFormat, string>> = {
 export const DEFAULT_CHUNK_BYTES = 64 * 1024;
 
 export interface DatasetExportOptions extends DatasetQueryOptions {
-  /** About how many characters a chunk holds before it is handed on; default 64 KiB. */
+  /** About how many bytes (UTF-8) a chunk holds before it is handed on; default 64 KiB. */
   chunkBytes?: number;
 }
 
@@ -76,25 +77,30 @@ function chunkSize(value: number | undefined): number {
   return value;
 }
 
+/** Rows written as text: JSON for json and ndjson (json-row-text.ts), a record for csv. */
 interface RowFormat {
   head(total: number): string;
-  row(row: DatasetRow, index: number): string;
+  rows: DatasetRowMaker<void>;
+  /** Between two rows. */
+  separator: Uint8Array;
+  /** After each row. */
+  end: Uint8Array;
   tail(nextCursor: string | null): string;
 }
 
-function rowFormat(format: DatasetFormat, fields: readonly string[]): RowFormat {
-  switch (format) {
-    case 'json':
-      return {
-        head: (total) => `{"total":${total},"rows":[`,
-        row: (row, index) => (index === 0 ? '' : ',') + JSON.stringify(row),
-        tail: (nextCursor) => `],"nextCursor":${JSON.stringify(nextCursor)}}`,
-      };
-    case 'ndjson':
-      return { head: () => '', row: (row) => `${JSON.stringify(row)}\n`, tail: () => '' };
-    case 'csv':
-      return { head: () => csvLine(fields), row: (row) => csvLine(fields.map((field) => row[field])), tail: () => '' };
+const NOTHING = new Uint8Array(0);
+
+function rowFormat(format: DatasetFormat, fields: readonly string[], out: JsonTextBuffer): RowFormat {
+  if (format === 'csv') {
+    const record = (row: DatasetRow): void => out.text(csvLine(fields.map((field) => row[field])));
+    return { head: () => csvLine(fields), rows: { stored: (codec, row) => record(codec.decodeDatasetRow(row)), made: record }, separator: NOTHING, end: NOTHING, tail: () => '' };
   }
+  const writeObject = objectRowWriter(fields);
+  const rows: DatasetRowMaker<void> = { stored: (codec, row) => codec.writeDatasetRow(row, out), made: (row) => writeObject(row, out) };
+  if (format === 'json') {
+    return { head: (total) => `{"total":${total},"rows":[`, rows, separator: Buffer.from(','), end: NOTHING, tail: (nextCursor) => `],"nextCursor":${JSON.stringify(nextCursor)}}` };
+  }
+  return { head: () => '', rows, separator: NOTHING, end: Buffer.from('\n'), tail: () => '' };
 }
 
 /**
@@ -108,31 +114,39 @@ export function exportDataset(source: Database | DatasetParts, name: string, for
   const query: DatasetQuery = planDatasetQuery(name, options, { defaultLimit: null, maxLimit: Number.MAX_SAFE_INTEGER });
   const parts = datasetPartsOf(source);
   const total = countDatasetRows(parts, query);
-  const text = rowFormat(checkedFormat, query.dataset.fields);
+  const out = new JsonTextBuffer(2 * chunkBytes);
+  const text = rowFormat(checkedFormat, query.dataset.fields, out);
   let nextCursor: string | null = null;
   let made = 0;
   function* chunks(): Generator<string, void, undefined> {
     made = 0;
-    let pending = text.head(total);
-    const rows = datasetRows(parts, query);
+    out.take();
+    out.text(text.head(total));
+    // The separator goes before every row but the first, as the row is written (by the step that yields it).
+    const before = (): void => {
+      if (made > 0) out.bytes(text.separator);
+    };
+    const rows = datasetRows(parts, query, {
+      stored: (codec, row) => (before(), text.rows.stored(codec, row)),
+      made: (row) => (before(), text.rows.made(row)),
+    });
     try {
+      // Each step writes its row into `out`.
       for (let step = rows.next(); ; step = rows.next()) {
         if (step.done === true) {
           nextCursor = step.value;
           break;
         }
-        pending += text.row(step.value, made++);
-        if (pending.length >= chunkBytes) {
-          yield pending;
-          pending = '';
-        }
+        out.bytes(text.end);
+        made++;
+        if (out.length >= chunkBytes) yield out.take();
       }
     } finally {
       // A consumer that stops early (a client gone) must not leave the statement open.
       rows.return(null);
     }
-    pending += text.tail(nextCursor);
-    if (pending !== '') yield pending;
+    out.text(text.tail(nextCursor));
+    if (out.length > 0) yield out.take();
   }
   return {
     dataset: query.dataset,

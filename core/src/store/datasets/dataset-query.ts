@@ -169,7 +169,7 @@ export function countDatasetRows(source: DatasetParts, query: DatasetQuery): num
  * offset, by their last seq for a cursor) on into the next. Its return value
  * is the cursor of the next page: null when no row follows.
  */
-export function* datasetRows(source: DatasetParts, query: DatasetQuery): Generator<DatasetRow, string | null, undefined> {
+export function* datasetRows<T = DatasetRow>(source: DatasetParts, query: DatasetQuery, maker: DatasetRowMaker<T> = ROW_OBJECTS as DatasetRowMaker<unknown> as DatasetRowMaker<T>): Generator<T, string | null, undefined> {
   const { kind } = query.dataset;
   const column = FILTER_COLUMNS[kind];
   const where: string[] = [];
@@ -196,7 +196,7 @@ export function* datasetRows(source: DatasetParts, query: DatasetQuery): Generat
     // One row beyond the limit tells whether a next page exists; -1 is SQLite's "no limit".
     params.push(query.limit === null ? -1 : query.limit - delivered + 1, skip);
     const part = source.open(index);
-    const rows = kind === 'klv-field' ? klvFieldRows(part.db, query.afterSeq) : rowsOf(part.db, query, sql, params);
+    const rows = kind === 'klv-field' ? klvFieldRows(part.db, query.afterSeq) : rowsOf(part.db, sql, params);
     // klv-field rows come partly from the packets' items (klv-field-derivation.ts): their offset is skipped here.
     let skipHere = kind === 'klv-field' ? skip : 0;
     skip = 0;
@@ -207,9 +207,15 @@ export function* datasetRows(source: DatasetParts, query: DatasetQuery): Generat
           continue;
         }
         if (delivered === query.limit) return encodeDatasetCursor(lastSeq);
-        lastSeq = row.seq as number;
+        // Made only now: one row beyond the limit is read to know whether a next page exists, never made.
         delivered++;
-        yield row;
+        if (Array.isArray(row)) {
+          lastSeq = row[0] as number;
+          yield maker.stored(query.codec, row);
+        } else {
+          lastSeq = (row).seq as number;
+          yield maker.made(row);
+        }
       }
     } finally {
       part.release();
@@ -218,11 +224,20 @@ export function* datasetRows(source: DatasetParts, query: DatasetQuery): Generat
   return null;
 }
 
-/** A part's rows of the query's dataset, stepped from its statement (`params` end with the limit and offset). */
-function* rowsOf(db: Database, query: DatasetQuery, sql: string, params: SqlValue[]): Generator<DatasetRow, void, undefined> {
+/** How a dataset's rows are made: from a stored row, or from an object (a field made from its packet's item). */
+export interface DatasetRowMaker<T> {
+  stored(codec: ObservationRowCodec, row: readonly SqlValue[]): T;
+  made(row: DatasetRow): T;
+}
+
+/** Dataset rows as objects (readDataset's pages). */
+const ROW_OBJECTS: DatasetRowMaker<DatasetRow> = { stored: (codec, row) => codec.decodeDatasetRow(row), made: (row) => row };
+
+/** A part's stored rows of the query's dataset, stepped from its statement (`params` end with the limit and offset). */
+function* rowsOf(db: Database, sql: string, params: SqlValue[]): Generator<SqlValue[], void, undefined> {
   const statement = db.prepare(sql, params);
   try {
-    while (statement.step()) yield query.codec.decodeDatasetRow(statement.get());
+    while (statement.step()) yield statement.get();
   } finally {
     statement.free();
   }

@@ -27,6 +27,18 @@ const POSITION = `
   t REAL,
   pid INTEGER NOT NULL`;
 
+// Kept apart because migration 3 makes it again with nullable items (its text is version 1's, unchanged).
+const METADATA_PACKET_TABLE_V1 = `CREATE TABLE metadata_packet (${POSITION},
+  klv_index INTEGER NOT NULL,
+  standard TEXT NOT NULL,
+  key_name TEXT NOT NULL,
+  version INTEGER,
+  timestamp_micros INTEGER,
+  checksum TEXT,
+  pts_90khz INTEGER,
+  items TEXT NOT NULL
+);`;
+
 const OBSERVATION_TABLES_V1 = `
 CREATE TABLE pcr (${POSITION},
   pcr_27mhz INTEGER NOT NULL,
@@ -93,16 +105,7 @@ CREATE TABLE klv_packet (${POSITION},
   raw BLOB NOT NULL,
   pts_90khz INTEGER
 );
-CREATE TABLE metadata_packet (${POSITION},
-  klv_index INTEGER NOT NULL,
-  standard TEXT NOT NULL,
-  key_name TEXT NOT NULL,
-  version INTEGER,
-  timestamp_micros INTEGER,
-  checksum TEXT,
-  pts_90khz INTEGER,
-  items TEXT NOT NULL
-);
+${METADATA_PACKET_TABLE_V1}
 CREATE TABLE klv_field (${POSITION},
   klv_index INTEGER NOT NULL,
   tag INTEGER NOT NULL,
@@ -134,4 +137,6 @@ export const RAW_DATASET_MIGRATIONS: readonly RawDatasetMigration[] = [
   migration(1, 'observation tables', OBSERVATION_TABLES_V1),
   // The klv-field observations that follow a metadata packet, kept as its items (klv-field-derivation.ts).
   migration(2, 'metadata packet fields', 'CREATE TABLE metadata_fields (seq INTEGER PRIMARY KEY, fields INTEGER NOT NULL);'),
+  // A packet's items NULL when they are decoded again from the triplet stored before it (metadata-items-derivation.ts).
+  migration(3, 'metadata packets as their triplet', `DROP TABLE metadata_packet;\n${METADATA_PACKET_TABLE_V1.replace('items TEXT NOT NULL', 'items TEXT')}`),
 ];

@@ -13,6 +13,7 @@
 import type { Database, SqlValue, Statement } from 'sql.js';
 import type { KlvFieldObservation, KlvItem, MetadataPacketObservation } from '../../kernel/observations.js';
 import { decodeJsonValue } from './lossless-json.js';
+import { itemsFromTriplet, TRIPLET_OF_PACKET_SQL } from './metadata-items-derivation.js';
 import { rowCodecOf, type DatasetRow } from './observation-row-codec.js';
 
 export const METADATA_FIELDS_TABLE = 'metadata_fields';
@@ -87,34 +88,46 @@ const FIELD_CODEC = rowCodecOf('klv-field');
 
 /**
  * The klv/fields dataset rows of one database after `afterSeq` (null: all),
- * in seq order: its stored field rows merged with the fields its packets
- * keep as items.
+ * in seq order: its stored field rows (as sql.js gives them, for the
+ * klv-field codec) merged with the fields its packets keep as items (as
+ * dataset row objects).
  */
-export function* klvFieldRows(db: Database, afterSeq: number | null): Generator<DatasetRow, void, undefined> {
+export function* klvFieldRows(db: Database, afterSeq: number | null): Generator<SqlValue[] | DatasetRow, void, undefined> {
   const after = afterSeq ?? 0;
   const stored = db.prepare(`${FIELD_CODEC.selectSql} WHERE seq > ? ORDER BY seq`, [after]);
   const packets = db.prepare(
-    `SELECT f.seq, f.fields, m."offset", m.packet_index, m.t, m.pid, m.klv_index, m.items FROM ${METADATA_FIELDS_TABLE} f
-     JOIN metadata_packet m ON m.seq = f.seq WHERE f.seq + f.fields > ? ORDER BY f.seq`,
+    `SELECT f.seq, f.fields, m."offset", m.packet_index, m.t, m.pid, m.klv_index, m.items, m.key_name, ${TRIPLET_OF_PACKET_SQL.replaceAll('metadata_packet.seq', 'm.seq')}
+     FROM ${METADATA_FIELDS_TABLE} f JOIN metadata_packet m ON m.seq = f.seq WHERE f.seq + f.fields > ? ORDER BY f.seq`,
     [after],
   );
   try {
     let row: SqlValue[] | null = stored.step() ? stored.get() : null;
     while (packets.step()) {
-      const [seq, fields, offset, packetIndex, t, pid, klvIndex, itemsText] = packets.get() as [number, number, number, number, number | null, number, number, string];
+      const [seq, fields, offset, packetIndex, t, pid, klvIndex, itemsText, keyName, triplet] = packets.get() as [
+        number,
+        number,
+        number,
+        number,
+        number | null,
+        number,
+        number,
+        string | null,
+        string,
+        Uint8Array | null,
+      ];
       // Stored rows before this packet's fields come first.
       while (row !== null && (row[0] as number) < seq) {
-        yield FIELD_CODEC.decodeDatasetRow(row);
+        yield row;
         row = stored.step() ? stored.get() : null;
       }
-      const items = decodeJsonValue(itemsText) as KlvItem[];
+      const items = itemsText === null ? itemsFromTriplet(triplet, keyName, seq) : (decodeJsonValue(itemsText) as KlvItem[]);
       for (let i = Math.max(0, after - seq); i < fields; i++) {
         const item = items[i];
-        yield { seq: seq + 1 + i, offset, packetIndex, t, pid, klvIndex, tag: item.tag, name: item.name, rawHex: item.rawHex, value: item.value, units: item.units };
+        yield ({ seq: seq + 1 + i, offset, packetIndex, t, pid, klvIndex, tag: item.tag, name: item.name, rawHex: item.rawHex, value: item.value, units: item.units });
       }
     }
     while (row !== null) {
-      yield FIELD_CODEC.decodeDatasetRow(row);
+      yield row;
       row = stored.step() ? stored.get() : null;
     }
   } finally {

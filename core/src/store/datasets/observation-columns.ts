@@ -23,6 +23,8 @@ interface ColumnDefinition {
   readonly nullable?: true;
   /** The property may be absent from the observation; absent is stored as SQL NULL. */
   readonly optional?: true;
+  /** SQL NULL when the value is made again from other rows (metadata-items-derivation.ts). */
+  readonly derivable?: true;
 }
 
 export interface ObservationColumn {
@@ -33,6 +35,7 @@ export interface ObservationColumn {
   readonly type: ColumnType;
   readonly nullable: boolean;
   readonly optional: boolean;
+  readonly derivable: boolean;
 }
 
 export interface ObservationTable<K extends ObservationKind = ObservationKind> {
@@ -142,7 +145,7 @@ const METADATA_PACKET: ColumnsOf<'metadata-packet'> = {
   timestampMicros: { column: 'timestamp_micros', type: 'integer', nullable: true },
   checksum: { column: 'checksum', type: 'json', nullable: true },
   pts90kHz: { column: 'pts_90khz', type: 'integer', nullable: true },
-  items: { column: 'items', type: 'json' },
+  items: { column: 'items', type: 'json', derivable: true },
 };
 
 const KLV_FIELD: ColumnsOf<'klv-field'> = {
@@ -177,6 +180,7 @@ function tableOf<K extends ObservationKind>(kind: K, columns: ColumnsOf<K>): Obs
       type: definition.type,
       nullable: definition.nullable === true,
       optional: definition.optional === true,
+      derivable: definition.derivable === true,
     })),
   };
 }

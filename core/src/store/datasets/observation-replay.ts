@@ -8,7 +8,7 @@
  * (klv-field-derivation.ts).
  */
 import type { Database, SqlValue, Statement } from 'sql.js';
-import type { MetadataPacketObservation, Observation } from '../../kernel/observations.js';
+import type { MetadataPacketObservation, Observation, ObservationKind } from '../../kernel/observations.js';
 import { DerivedFieldCounts, fieldOfItem } from './klv-field-derivation.js';
 import { OBSERVATION_ROW_CODECS, type ObservationRowCodec } from './observation-row-codec.js';
 
@@ -20,15 +20,22 @@ interface TableCursor {
 }
 
 /**
- * Every stored observation in emission order. Synchronous (sql.js is), so it
- * fits `runObservations`, which yields between batches; leaving the loop
- * early (break, throw) frees the statements.
+ * Every stored observation in emission order, or only those of `kinds`
+ * (the kinds a run's checks consume: the others' tables are not read).
+ * Synchronous (sql.js is), so it fits `runObservations`, which yields
+ * between batches; leaving the loop early (break, throw) frees the
+ * statements.
  */
-export function* replayObservations(db: Database): Generator<Observation, void, undefined> {
+export function* replayObservations(db: Database, kinds?: ReadonlySet<ObservationKind>): Generator<Observation, void, undefined> {
   const cursors: TableCursor[] = [];
   const itemFields = new DerivedFieldCounts(db);
+  const wanted = (kind: ObservationKind): boolean => kinds === undefined || kinds.has(kind);
+  // Fields kept as items are made from their packets: the packets are read when either is wanted.
+  const fieldsWanted = wanted('klv-field');
+  const packetsWanted = wanted('metadata-packet');
   try {
     for (const codec of OBSERVATION_ROW_CODECS) {
+      if (!wanted(codec.kind) && !(codec.kind === 'metadata-packet' && fieldsWanted)) continue;
       const cursor: TableCursor = { codec, statement: db.prepare(`${codec.selectSql} ORDER BY seq`), row: [], seq: 0 };
       cursors.push(cursor); // before the first step, so `finally` frees it if that throws
       if (!advance(cursor)) {
@@ -48,8 +55,8 @@ export function* replayObservations(db: Database): Generator<Observation, void, 
       const packets = cursor.codec.kind === 'metadata-packet';
       while (more && cursor.seq < bound) {
         const observation = cursor.codec.decodeObservation(cursor.row);
-        yield observation;
-        if (packets) {
+        if (!packets || packetsWanted) yield observation;
+        if (packets && fieldsWanted) {
           // Its fields' seqs follow its own: no other table has a row before them.
           const packet = observation as MetadataPacketObservation;
           const fields = itemFields.at(cursor.seq);

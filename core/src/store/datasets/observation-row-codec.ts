@@ -10,6 +10,8 @@ import type { SqlValue } from 'sql.js';
 import type { ObservationKind, ObservationOf } from '../../kernel/observations.js';
 import { bytesToHex } from '../../klv/hex.js';
 import { decodeJsonValue, encodeJsonValue } from './lossless-json.js';
+import { storedRowWriter, type JsonTextBuffer } from './json-row-text.js';
+import { itemsFromTriplet, TRIPLET_OF_PACKET_SQL } from './metadata-items-derivation.js';
 import { OBSERVATION_TABLE_LIST, type ObservationColumn, type ObservationTable } from './observation-columns.js';
 
 /** A raw dataset row: `seq` and the observation's fields, JSON-able. */
@@ -21,14 +23,19 @@ export interface ObservationRowCodec<K extends ObservationKind = ObservationKind
   readonly columns: readonly ObservationColumn[];
   /** `INSERT INTO <table> (seq, ...) VALUES (?, ...)`. */
   readonly insertSql: string;
-  /** `SELECT seq, ... FROM <table>`, to be followed by WHERE / ORDER BY. */
+  /** `SELECT seq, ... FROM <table>` (a metadata packet's triplet after the columns), to be followed by WHERE / ORDER BY. */
   readonly selectSql: string;
   /** The dataset row's field names, in column order: `seq` first. */
   readonly datasetFields: readonly string[];
-  /** Fills `row` with `[seq, ...columns]` of the observation (a row array reused across calls). */
-  encode(observation: ObservationOf<K>, seq: number, row: SqlValue[]): void;
+  /**
+   * Fills `row` with `[seq, ...columns]` of the observation (a row array reused across calls); with
+   * `itemsFromTriplet`, a metadata packet's items are left NULL (metadata-items-derivation.ts).
+   */
+  encode(observation: ObservationOf<K>, seq: number, row: SqlValue[], itemsFromTriplet?: boolean): void;
   decodeObservation(row: readonly SqlValue[]): ObservationOf<K>;
   decodeDatasetRow(row: readonly SqlValue[]): DatasetRow;
+  /** Writes JSON.stringify(decodeDatasetRow(row)), without making the object (json-row-text.ts). */
+  writeDatasetRow(row: readonly SqlValue[], out: JsonTextBuffer): void;
 }
 
 function quoted(identifier: string): string {
@@ -83,41 +90,75 @@ function datasetFieldName(column: ObservationColumn): string {
   return column.type === 'blob' ? `${column.property}Hex` : column.property;
 }
 
+/**
+ * Of a metadata packet stored as its triplet (metadata-items-derivation.ts): the row's items column (NULL)
+ * and what the select adds after the columns (the triplet), and the key name that picks the decoder.
+ */
+interface TripletItems {
+  readonly items: number;
+  readonly keyName: number;
+  readonly triplet: number;
+}
+
+function tripletItemsOf(kind: ObservationKind, columns: readonly ObservationColumn[]): TripletItems | null {
+  if (kind !== 'metadata-packet') return null;
+  const at = (property: string): number => 1 + columns.findIndex((c) => c.property === property);
+  return { items: at('items'), keyName: at('keyName'), triplet: columns.length + 1 };
+}
+
 function createCodec<K extends ObservationKind>(layout: ObservationTable<K>): ObservationRowCodec<K> {
   const { kind, table, columns } = layout;
   const count = columns.length;
   const names = ['seq', ...columns.map((c) => c.column)].map(quoted).join(', ');
+  const derived = tripletItemsOf(kind, columns);
+  /** The row with the items decoded from its triplet when it is stored as one (a copy; the row is the statement's). */
+  const withItems = (row: readonly SqlValue[]): readonly SqlValue[] => {
+    if (derived === null || row[derived.items] !== null) return row;
+    const items = itemsFromTriplet(row[derived.triplet] as Uint8Array | null, row[derived.keyName] as string, row[0] as number);
+    const copy = row.slice();
+    copy[derived.items] = items as unknown as SqlValue;
+    return copy;
+  };
+  const datasetFields = ['seq', ...columns.map(datasetFieldName)];
+  const writeRow = storedRowWriter(columns, datasetFields);
+  const decodeColumn = (column: ObservationColumn, value: SqlValue): unknown =>
+    // Items decoded from the triplet are already values, not JSON text.
+    column.type === 'json' && value !== null && typeof value !== 'string' ? value : decodeValue(column, value);
   return {
     kind,
     table,
     columns,
     insertSql: `INSERT INTO ${quoted(table)} (${names}) VALUES (?, ${columns.map(placeholder).join(', ')})`,
-    selectSql: `SELECT ${names} FROM ${quoted(table)}`,
-    datasetFields: ['seq', ...columns.map(datasetFieldName)],
-    encode(observation, seq, row) {
+    selectSql: `SELECT ${names}${derived === null ? '' : `, ${TRIPLET_OF_PACKET_SQL}`} FROM ${quoted(table)}`,
+    datasetFields,
+    encode(observation, seq, row, itemsFromTriplet = false) {
       const source = observation as unknown as Record<string, unknown>;
       row[0] = seq;
-      for (let i = 0; i < count; i++) row[i + 1] = encodeValue(columns[i], source[columns[i].property]);
+      const skipped = itemsFromTriplet && derived !== null ? derived.items : -1;
+      for (let i = 0; i < count; i++) row[i + 1] = i + 1 === skipped ? null : encodeValue(columns[i], source[columns[i].property]);
     },
-    decodeObservation(row) {
+    decodeObservation(stored) {
+      const row = withItems(stored);
       const observation: Record<string, unknown> = { kind };
       for (let i = 0; i < count; i++) {
         const column = columns[i];
         const value = row[i + 1];
-        if (!isAbsent(column, value)) observation[column.property] = decodeValue(column, value);
+        if (!isAbsent(column, value)) observation[column.property] = decodeColumn(column, value);
       }
       return observation as unknown as ObservationOf<K>;
     },
-    decodeDatasetRow(row) {
+    decodeDatasetRow(stored) {
+      const row = withItems(stored);
       const out: DatasetRow = { seq: row[0] };
       for (let i = 0; i < count; i++) {
         const column = columns[i];
         const value = row[i + 1];
         if (column.type === 'blob') out[datasetFieldName(column)] = value === null ? null : bytesToHex(value as Uint8Array);
-        else out[column.property] = decodeValue(column, value);
+        else out[column.property] = decodeColumn(column, value);
       }
       return out;
     },
+    writeDatasetRow: (stored, out) => writeRow(withItems(stored), out),
   };
 }
 

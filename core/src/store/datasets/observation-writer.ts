@@ -8,11 +8,12 @@
  * transactions while it is open; the caller saves the file.
  */
 import type { Database, SqlValue, Statement } from 'sql.js';
-import type { KlvFieldObservation, MetadataPacketObservation, Observation, ObservationSink } from '../../kernel/observations.js';
+import type { KlvFieldObservation, KlvPacketObservation, MetadataPacketObservation, Observation, ObservationSink } from '../../kernel/observations.js';
 import { observationKindIndex } from '../../kernel/observation-kinds.js';
 import { batchedTransactions } from '../sql-transaction.js';
 import { DatasetError } from './dataset-error.js';
 import { derivedFields, isFieldOfItem, METADATA_FIELDS_TABLE } from './klv-field-derivation.js';
+import { isDecodedFrom } from './metadata-items-derivation.js';
 import { emptyObservationCounts, type ObservationCounts } from './observation-counts.js';
 import { OBSERVATION_ROW_CODECS } from './observation-row-codec.js';
 
@@ -49,6 +50,7 @@ function lastSeq(db: Database): number {
 }
 
 const METADATA_PACKET = observationKindIndex('metadata-packet');
+const KLV_PACKET = observationKindIndex('klv-packet');
 const KLV_FIELD = observationKindIndex('klv-field');
 
 export function createObservationWriter(db: Database, options: ObservationWriterOptions = {}): ObservationWriter {
@@ -67,6 +69,9 @@ export function createObservationWriter(db: Database, options: ObservationWriter
   let packet: MetadataPacketObservation | null = null;
   let packetSeq = 0;
   let itemFields = 0;
+  // The klv-packet stored at the last seq, if the last row was one: a metadata packet decoded from it keeps only it.
+  let triplet: KlvPacketObservation | null = null;
+  let tripletSeq = 0;
   // One row array per kind, reused: the hot path allocates nothing of its own.
   const rows: SqlValue[][] = OBSERVATION_ROW_CODECS.map((codec) => new Array<SqlValue>(codec.columns.length + 1));
   const perKind = new Array<number>(OBSERVATION_ROW_CODECS.length).fill(0);
@@ -114,13 +119,17 @@ export function createObservationWriter(db: Database, options: ObservationWriter
     endItemFields();
     transactions.beforeRow();
     const row = rows[index];
-    OBSERVATION_ROW_CODECS[index].encode(observation, ++seq, row);
+    const itemsFromTriplet = index === METADATA_PACKET && tripletSeq === seq && isDecodedFrom(observation as MetadataPacketObservation, triplet);
+    OBSERVATION_ROW_CODECS[index].encode(observation, ++seq, row, itemsFromTriplet);
     statements[index].run(row);
     perKind[index]++;
     transactions.afterRow();
     if (index === METADATA_PACKET) {
       packet = observation as MetadataPacketObservation;
       packetSeq = seq;
+    } else if (index === KLV_PACKET) {
+      triplet = observation as KlvPacketObservation;
+      tripletSeq = seq;
     }
   };
 

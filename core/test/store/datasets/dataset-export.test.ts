@@ -9,6 +9,7 @@ import { DatasetError } from '../../../src/store/datasets/dataset-error.js';
 import { DEFAULT_CHUNK_BYTES, exportDataset, writeDataset, type DatasetExportOptions, type DatasetFormat } from '../../../src/store/datasets/dataset-export.js';
 import { MAX_DATASET_LIMIT, readDataset } from '../../../src/store/datasets/dataset-query.js';
 import { createObservationWriter } from '../../../src/store/datasets/observation-writer.js';
+import { RAW_DATASET_NAMES } from '../../../src/store/datasets/raw-datasets.js';
 import { GENERATED_CASES, generatedObservations } from './generated-observations.js';
 import { runDatabaseInMemory } from './run-database-in-memory.js';
 
@@ -62,6 +63,8 @@ describe('raw dataset export', function () {
     const awkward: Observation[] = [
       { kind: 'ts-error', type: 'sync-loss', severity: 'error', tr101290: '1.1', message: 'lost, then "found"\r\nagain', details: { note: 'a,b' }, ...at },
       { kind: 'ts-error', type: 'truncated-packet', severity: 'warning', tr101290: null, message: '', ...at },
+      { kind: 'ts-error', type: 'pmt-error', severity: 'error', tr101290: '1.5', message: 'tab\there, a lone \ud800 and a back\\slash', details: { gap: NaN, zero: -0 }, ...at },
+      { kind: 'klv-field', klvIndex: 0, tag: 2, name: 'odd "name"', rawHex: '00', value: { nested: [1, 'two', null] }, units: null, ...at },
     ];
     awkward.forEach(writer.write);
     writer.finish();
@@ -102,6 +105,14 @@ describe('raw dataset export', function () {
     expect(lines.map((line) => JSON.parse(line) as unknown)).to.deep.equal(rows);
   });
 
+  it('writes every dataset\'s NDJSON and JSON rows exactly as JSON.stringify writes its rows (escapes, nested and tagged values, items from triplets)', () => {
+    for (const name of RAW_DATASET_NAMES) {
+      const { rows, total } = readDataset(db, name, { limit: MAX_DATASET_LIMIT });
+      expect(text(db, name, 'ndjson'), name).to.equal(rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+      expect(text(db, name, 'json'), name).to.equal(JSON.stringify({ total, rows, nextCursor: null }));
+    }
+  });
+
   it('writes CSV with a header row of the field names and one record per row', () => {
     const { rows, total } = readDataset(db, 'mpegts/pcr-values', { limit: MAX_DATASET_LIMIT });
     const [header, ...records] = parseCsv(text(db, 'mpegts/pcr-values', 'csv'));
@@ -121,7 +132,7 @@ describe('raw dataset export', function () {
   it('hands a large dataset over in several chunks of about chunkBytes', () => {
     const chunks = [...exportDataset(db, 'klv/fields', 'csv')];
     expect(chunks.length).to.be.greaterThan(3);
-    for (const chunk of chunks.slice(0, -1)) expect(chunk.length).to.be.within(DEFAULT_CHUNK_BYTES, DEFAULT_CHUNK_BYTES + 4096);
+    for (const chunk of chunks.slice(0, -1)) expect(Buffer.byteLength(chunk)).to.be.within(DEFAULT_CHUNK_BYTES, DEFAULT_CHUNK_BYTES + 4096);
     const small = [...exportDataset(db, 'klv/fields', 'json', { chunkBytes: 1000 })];
     expect(small.length).to.be.greaterThan(chunks.length * 10);
     expect(JSON.parse(small.join(''))).to.deep.equal(JSON.parse(text(db, 'klv/fields', 'json')));

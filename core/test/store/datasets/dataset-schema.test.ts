@@ -16,10 +16,10 @@ interface ColumnInfo {
 describe('raw dataset schema', () => {
   const run = useRunDatabase();
 
-  it('is a migration list the store applies, taking a new run database to version 2', () => {
+  it('is a migration list the store applies, taking a new run database to version 3', () => {
     const migrations: readonly Migration[] = RAW_DATASET_MIGRATIONS;
-    expect(migrations.map((m) => m.version)).to.deep.equal([1, 2]);
-    expect(schemaVersionOf(run.db)).to.equal(2);
+    expect(migrations.map((m) => m.version)).to.deep.equal([1, 2, 3]);
+    expect(schemaVersionOf(run.db)).to.equal(3);
   });
 
   it('creates one table per observation kind, named after the kind, and the metadata packets\' field counts', () => {
@@ -29,14 +29,14 @@ describe('raw dataset schema', () => {
   });
 
   for (const kind of OBSERVATION_KINDS) {
-    it(`gives the ${kind} table seq as its primary key, then the columns of its layout in order, NOT NULL where the field cannot be null`, () => {
+    it(`gives the ${kind} table seq as its primary key, then the columns of its layout in order, NOT NULL where the field cannot be null nor be made again from other rows`, () => {
       const layout = OBSERVATION_TABLES[kind];
       const info = run.db.exec(`PRAGMA table_info(${layout.table})`)[0];
       const columns = info.values.map((row) => Object.fromEntries(info.columns.map((name, i) => [name, row[i]])) as unknown as ColumnInfo);
       expect(columns.map((c) => c.name)).to.deep.equal(['seq', ...layout.columns.map((c) => c.column)]);
       expect(columns.filter((c) => c.pk === 1).map((c) => [c.name, c.type])).to.deep.equal([['seq', 'INTEGER']]);
       const notNull = columns.slice(1).map((c) => c.notnull === 1);
-      expect(notNull).to.deep.equal(layout.columns.map((c) => !c.nullable && !c.optional));
+      expect(notNull).to.deep.equal(layout.columns.map((c) => !c.nullable && !c.optional && !c.derivable));
     });
   }
 

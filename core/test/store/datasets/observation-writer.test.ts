@@ -1,11 +1,13 @@
 import { expect } from 'chai';
 import type { Database } from 'sql.js';
 import { OBSERVATION_KINDS } from '../../../src/kernel/observation-kinds.js';
-import type { Observation } from '../../../src/kernel/observations.js';
+import type { MetadataPacketObservation, Observation } from '../../../src/kernel/observations.js';
 import { countObservations, emptyObservationCounts, totalObservations } from '../../../src/store/datasets/observation-counts.js';
 import { createObservationWriter } from '../../../src/store/datasets/observation-writer.js';
 import { createKlvAwareTsDemuxer } from '../../../src/klv/st1402-demuxer.js';
 import { generateTransportStream } from '../../../src/gen/index.js';
+import { replayObservations } from '../../../src/store/datasets/observation-replay.js';
+import { GENERATED_CASES, generatedObservations } from './generated-observations.js';
 import { useRunDatabase } from './run-database-in-memory.js';
 import { datasetErrorOf } from './dataset-error-of.js';
 
@@ -116,5 +118,42 @@ describe('observation writer', () => {
     const counts = writer.finish();
     expect(totalObservations(counts)).to.equal(seen.length);
     expect(counts['klv-field']).to.be.greaterThan(0);
+  });
+});
+
+describe('metadata packets kept as their triplet', () => {
+  const run = useRunDatabase();
+  const { observations } = generatedObservations(GENERATED_CASES[0].options);
+
+  it('stores a packet the KLV decoder made from the triplet just before it without its items, and replays it equal', () => {
+    const writer = createObservationWriter(run.db);
+    observations.forEach(writer.write);
+    writer.finish();
+    const [[withoutItems, packets]] = run.db.exec('SELECT count(*) FILTER (WHERE items IS NULL), count(*) FROM metadata_packet')[0].values;
+    expect(packets).to.be.above(0);
+    expect(withoutItems).to.equal(packets);
+    expect([...replayObservations(run.db)]).to.deep.equal(observations);
+  });
+
+  it('replays only the kinds asked for, in emission order: fields without their packets, packets without their fields', () => {
+    const writer = createObservationWriter(run.db);
+    observations.forEach(writer.write);
+    writer.finish();
+    for (const kinds of [['klv-field'], ['metadata-packet', 'pcr'], ['klv-field', 'klv-packet', 'ts-error']] as const) {
+      const wanted = new Set<string>(kinds);
+      expect([...replayObservations(run.db, new Set(kinds))], kinds.join()).to.deep.equal(observations.filter((o) => wanted.has(o.kind)));
+    }
+  });
+
+  it('keeps the items of a packet that is not what the decoder made of the triplet before it (a copy, or alone)', () => {
+    const first = observations.findIndex((o) => o.kind === 'metadata-packet');
+    const packet = observations[first] as MetadataPacketObservation;
+    const copy: MetadataPacketObservation = { ...packet, items: packet.items.slice(0, 1) };
+    const writer = createObservationWriter(run.db);
+    [observations[first - 1], copy, packet].forEach(writer.write);
+    writer.finish();
+    const items = run.db.exec('SELECT items IS NULL FROM metadata_packet ORDER BY seq')[0].values.map(([isNull]) => isNull);
+    expect(items).to.deep.equal([0, 0]);
+    expect([...replayObservations(run.db)]).to.deep.equal([observations[first - 1], copy, packet]);
   });
 });
