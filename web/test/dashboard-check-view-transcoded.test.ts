@@ -83,10 +83,14 @@ describe('the dashboard check page on MPEG-2 video, transcoded (headless Chromiu
     });
     expect(size).to.deep.equal([360, 240]);
 
-    const violation = detail!.points.find((point) => point.violation && point.t !== null)!;
-    await page.click('.violation-list tbody tr');
+    // A violation well after the first frame (1.7 s), so the seek moves the picture.
+    const placed = detail!.points.filter((point) => point.violation && point.t !== null);
+    const row = placed.findIndex((point) => point.t! >= playing.frame!.streamTimeS + 2);
+    expect(row).to.be.greaterThan(-1);
+    const violation = placed[row];
+    await page.click(`.violation-list tbody tr:nth-child(${row + 1})`);
     await page.waitForFunction(
-      `(() => { const p = window.klvscopeCheckView; const v = document.querySelector('video'); return p.seeks === 1 && v.paused && !v.seeking && p.frame !== null && Math.abs(p.frame.streamTimeS - ${violation.t}) <= 1.5; })()`,
+      `(() => { const p = window.klvscopeCheckView; const v = document.querySelector('video'); return p.seeks === 1 && v.paused && !v.seeking && p.frame !== null && Math.abs(p.frame.streamTimeS - ${violation.t}) <= 1; })()`,
       undefined,
       { timeout: 30_000 },
     );
