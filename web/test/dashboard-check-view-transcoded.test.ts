@@ -77,10 +77,7 @@ describe('the dashboard check page on MPEG-2 video, transcoded (headless Chromiu
     expect(playing.videoNotice).to.equal(null);
     expect(playing.videoUrl).to.match(/\/api\/v1\/playback\/[A-Za-z0-9_-]{43}\?video=h264$/);
     expect(playing.transcodingProgress.length, 'the progress was shown while ffmpeg ran').to.be.greaterThan(0);
-    const size = await page.evaluate(() => {
-      const video = document.querySelector('video') as HTMLVideoElement;
-      return [video.videoWidth, video.videoHeight];
-    });
+    const size = await page.evaluate<number[]>("(() => { const v = document.querySelector('video'); return [v.videoWidth, v.videoHeight]; })()");
     expect(size).to.deep.equal([360, 240]);
 
     // A violation well after the first frame (1.7 s), so the seek moves the picture.
