@@ -11,8 +11,9 @@ export { MAX_PACKETS_PER_DATAGRAM, replayFile, type PacketInput, type ReplayOpti
 export { openFileSource, openPacedTsSource, type PacedTsSourceOptions } from './paced-ts-source.js';
 export { TsRecorder, type TsRecorderOptions, type TsRecorderStats } from './recorder.js';
 export { recordingFileName, type RecordingFileNameParts } from './recording-file-name.js';
-export { FFMPEG_ENV, findFfmpeg } from './find-ffmpeg.js';
+export { FFMPEG_ENV, ffmpegNotFound, findFfmpeg } from './find-ffmpeg.js';
 export { Transcoder, transcoderArgs, type TranscoderOptions, type TranscoderStats } from './transcoder.js';
+export { transcodeFile, type FileTranscodeOptions } from './file-transcode.js';
 export { openCaptureSource, type CaptureSourceOptions } from './capture-source.js';
 export type { H264EncoderOptions } from './h264-encoder-args.js';
 export { UdpDatagramSink } from './udp-datagram-sink.js';

@@ -133,8 +133,8 @@ export class Transcoder {
   }
 }
 
-/** The ffmpeg arguments for the options (exported for the docs and tests). */
-export function transcoderArgs(options: TranscoderOptions = {}): string[] {
+/** The ffmpeg arguments for the options (exported for the docs and tests); `output` is where the TS goes (default stdout). */
+export function transcoderArgs(options: TranscoderOptions = {}, output = 'pipe:1'): string[] {
   return [
     '-copyts',
     '-f', 'mpegts', '-i', 'pipe:0',
@@ -144,6 +144,6 @@ export function transcoderArgs(options: TranscoderOptions = {}): string[] {
     '-enc_time_base:v', '1:90000',
     '-c:d', 'copy',
     '-muxdelay', '0', '-muxpreload', '0', '-flush_packets', '1',
-    '-f', 'mpegts', 'pipe:1',
+    '-f', 'mpegts', output,
   ];
 }

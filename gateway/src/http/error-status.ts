@@ -68,10 +68,13 @@ export const ERROR_STATUS: Readonly<Record<string, ErrorStatus>> = Object.freeze
   ERR_NOT_A_FOLDER: 422,
   ERR_SOCKET: 422,
   ERR_SERIAL_OPEN_FAILED: 422,
+  ERR_PLAYBACK_TRANSCODE_FAILED: 422,
   // 500: ours, never the client's; the body says ERR_INTERNAL only.
   ERR_INTERNAL: 500,
   // 503: shutting down (a request that arrives on an open connection during close).
   ERR_SHUTTING_DOWN: 503,
+  // 503 too: the service lacks a tool (ffmpeg) for this request; installing it is the fix.
+  ERR_PLAYBACK_TRANSCODER_UNAVAILABLE: 503,
 });
 
 /** The status of a stable code; 500 for a code the table does not know (or no code). */

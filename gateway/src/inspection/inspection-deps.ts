@@ -13,7 +13,8 @@
 import { type AnyCheck, type Logger } from '@klvscope/core';
 import { type Store } from '@klvscope/core/store';
 import { FileSessions, JobQueue, type FileSourceOpener } from '@klvscope/core/workflow';
-import { openLiveSource, type LiveSource } from '@klvscope/adapters';
+import { ffmpegNotFound, findFfmpeg, openLiveSource, type LiveSource } from '@klvscope/adapters';
+import { join } from 'node:path';
 import { BUILT_IN_CHECKS } from '@klvscope/plugins';
 import { LicenceState } from '../licence/index.js';
 import { LiveSessions } from '../live/live-sessions.js';
@@ -21,6 +22,7 @@ import type { ApiKeySource } from '../http/api-key.js';
 import { fileSources } from './file-sources.js';
 import { InspectionRules } from './inspection-rules.js';
 import { PlaybackTokens } from './playback-tokens.js';
+import { PlaybackTranscodes } from './playback-transcode.js';
 import { InspectionSettings, type Settings } from './inspection-settings.js';
 
 export interface ApiKeyInfo {
@@ -51,6 +53,8 @@ export interface InspectionDeps {
   readonly licence: LicenceState;
   /** Tokens of `GET /playback/{token}`, issued by file sessions. */
   readonly playback: PlaybackTokens;
+  /** The H.264 variants of recordings a browser cannot play (`GET /playback/{token}?video=h264`), cached in the data folder. */
+  readonly playbackTranscodes: PlaybackTranscodes;
   /** The live sessions (UDP, multicast, serial; one active at a time). */
   readonly live: LiveSessions;
 }
@@ -94,6 +98,7 @@ export async function createInspectionDeps(input: InspectionDepsInput): Promise<
     jobs: new JobQueue({ concurrency: settings.current().jobs.concurrency }),
     fileSessions: new FileSessions(input.store, () => rules.workflow(), clock),
     playback: new PlaybackTokens(() => settings.current().playback.tokenTtlSeconds * 1000, clock),
+    playbackTranscodes: new PlaybackTranscodes(join(input.store.dataDir, 'playback-cache'), locateFfmpeg, input.log),
     live,
     licence: await LicenceState.open({ dataDir: input.store.dataDir, publicKey: input.licencePublicKey, clock: { nowMs: clock } }),
   };
@@ -105,4 +110,11 @@ export async function closeInspectionDeps(deps: InspectionDeps): Promise<void> {
   await deps.jobs.shutdown();
   // The active live session ends as stopped, its last findings written before the store closes.
   await deps.live.close();
+  // A transcode in progress is killed and its half-written file removed.
+  await deps.playbackTranscodes.close();
+}
+
+function locateFfmpeg(): { path: string } | { missing: string } {
+  const path = findFfmpeg();
+  return path === null ? { missing: ffmpegNotFound("Transcoding this recording's video for the browser").message } : { path };
 }

@@ -41,6 +41,10 @@ export type InspectionErrorCode =
   | 'ERR_NOT_A_FOLDER'
   /** A playback token that was never issued or has expired. */
   | 'ERR_PLAYBACK_TOKEN_UNKNOWN'
+  /** `?video=h264` of a recording whose transcode failed: the message is ffmpeg's reason (the next request tries again). */
+  | 'ERR_PLAYBACK_TRANSCODE_FAILED'
+  /** `?video=h264` of a recording that needs transcoding, and the service has no ffmpeg: the message says what to install. */
+  | 'ERR_PLAYBACK_TRANSCODER_UNAVAILABLE'
   /** The body is over the size limit. */
   | 'ERR_BODY_TOO_LARGE'
   /** A dashboard page was asked for, but `npm run build` has not made web/dist/dashboard. */

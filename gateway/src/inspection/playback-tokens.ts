@@ -10,6 +10,8 @@ export interface PlaybackGrant {
   token: string;
   /** The file the token plays (already confined to the browse roots). */
   path: string;
+  /** Its content hash (the file session's): names its cached transcode. */
+  fileHash: string;
   expiresAtMs: number;
 }
 
@@ -24,8 +26,8 @@ export class PlaybackTokens {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  issue(path: string): PlaybackGrant {
-    const grant: PlaybackGrant = { token: randomBytes(32).toString('base64url'), path, expiresAtMs: this.clock() + this.ttlMs() };
+  issue(path: string, fileHash: string): PlaybackGrant {
+    const grant: PlaybackGrant = { token: randomBytes(32).toString('base64url'), path, fileHash, expiresAtMs: this.clock() + this.ttlMs() };
     this.grants.set(grant.token, grant);
     for (const token of this.grants.keys()) {
       if (this.grants.size <= MAX_GRANTS) break;

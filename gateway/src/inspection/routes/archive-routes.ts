@@ -65,6 +65,11 @@ export const archiveRoutes: RouteModule = (deps) => [
     path: '/analysis/archive',
     summary: 'deletes the entries of these file hashes with their ingest runs; answers the hashes that had anything stored',
     schemas: { body: deleteBody },
-    handle: async ({ body }): Promise<{ deleted: string[] }> => ({ deleted: await deleteFromArchive(deps.store, body.hashes) }),
+    handle: async ({ body }): Promise<{ deleted: string[] }> => {
+      const deleted = await deleteFromArchive(deps.store, body.hashes);
+      // The cached H.264 variants go with their entries.
+      await deps.playbackTranscodes.remove(body.hashes);
+      return { deleted };
+    },
   }),
 ];

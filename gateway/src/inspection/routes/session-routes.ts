@@ -157,6 +157,6 @@ function notReady(session: Workspace, stage: 'ingest' | 'process'): WorkflowErro
 }
 
 function withPlayback(deps: InspectionDeps, workspace: Workspace): Workspace & { playback: { url: string; expiresAt: string } } {
-  const grant = deps.playback.issue(workspace.path);
+  const grant = deps.playback.issue(workspace.path, workspace.fileHash);
   return { ...workspace, playback: { url: `${API_PREFIX}/playback/${grant.token}`, expiresAt: new Date(grant.expiresAtMs).toISOString() } };
 }

@@ -28,6 +28,10 @@ export interface CheckViewProbe {
   frameCentrePointCount: number;
   /** Why there is no picture, as the page says it; null while the video plays. */
   videoNotice: string | null;
+  /** The URL the player plays (the playback URL, or its `?video=h264` variant); null before it plays. */
+  videoUrl: string | null;
+  /** Every transcoding progress shown (0..1), in order. */
+  transcodingProgress: number[];
 }
 
 export function emptyCheckViewProbe(): CheckViewProbe {
@@ -48,5 +52,7 @@ export function emptyCheckViewProbe(): CheckViewProbe {
     trackPointCount: 0,
     frameCentrePointCount: 0,
     videoNotice: null,
+    videoUrl: null,
+    transcodingProgress: [],
   };
 }

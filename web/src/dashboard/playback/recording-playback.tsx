@@ -5,6 +5,8 @@
  * frame on screen). One time line joins them: a frame put on screen moves the
  * page's time cursor (onStreamTime), and a seek request (a selected
  * violation, in stream time) pauses the video on the frame presented then.
+ * A codec the browser cannot play is played through the service's H.264
+ * variant (transcoded-video.ts), which keeps the PTS: the same clocks hold.
  */
 import 'leaflet/dist/leaflet.css';
 import './recording-playback.css';
@@ -21,7 +23,8 @@ import { FlightMetadata } from './flight-metadata.js';
 import { loadPlaybackSources, type PlaybackSources } from './playback-sources.js';
 import { RecordingVideo, type SeekRequest } from './recording-video.js';
 import { StreamClock } from './stream-clock.js';
-import { noPictureReason } from './video-support.js';
+import { useTranscodedVideo } from './transcoded-video.js';
+import { untranscodedReason, videoPlayability } from './video-support.js';
 
 export interface StreamTimeRequest {
   streamTimeS: number;
@@ -67,11 +70,27 @@ function LoadedPlayback({ sources, cursorTimeS, seekTo, onStreamTime, probe }: R
   const [seek, setSeek] = useState<SeekRequest | null>(null);
   const latestFrame = useRef<number | null>(null);
 
-  const reason = 'refused' in sources.playback ? sources.playback.refused : (noPictureReason(sources.video) ?? (clock === null ? 'the recording has no PCR or no video PTS, so its frames cannot be placed in stream time.' : null));
+  const playability = useMemo(() => videoPlayability(sources.video), [sources]);
+  const playbackUrl = 'url' in sources.playback ? sources.playback.url : null;
+  const transcoded = useTranscodedVideo(playability.kind === 'transcode' && clock !== null ? playbackUrl : null);
+  const videoUrl = playability.kind === 'direct' ? playbackUrl : transcoded?.state === 'ready' ? transcoded.url : null;
+  const reason =
+    'refused' in sources.playback
+      ? sources.playback.refused
+      : playability.kind === 'none'
+        ? playability.reason
+        : clock === null
+          ? 'the recording has no PCR or no video PTS, so its frames cannot be placed in stream time.'
+          : playability.kind === 'transcode' && transcoded?.state === 'failed'
+            ? untranscodedReason(playability.codec, transcoded.reason)
+            : null;
   const notice = reason ?? playerError;
-  const playable = reason === null && 'url' in sources.playback;
+  const playable = reason === null && videoUrl !== null;
+  const progress = reason === null && transcoded?.state === 'waiting' ? transcoded.progress : null;
   probe.metadataPackets = flight.packets;
   probe.videoNotice = notice;
+  probe.videoUrl = playable ? videoUrl : null;
+  if (progress !== null && probe.transcodingProgress.at(-1) !== progress) probe.transcodingProgress.push(progress);
 
   const onTimeline = useCallback(
     (firstMediaTimeS: number) => {
@@ -120,7 +139,12 @@ function LoadedPlayback({ sources, cursorTimeS, seekTo, onStreamTime, probe }: R
     <div class="recording-playback">
       <section class="panel playback-video" data-playable={playable ? 'true' : 'false'}>
         <h2>Video</h2>
-        {'url' in sources.playback && playable && <RecordingVideo url={sources.playback.url} seek={seek} onTimeline={onTimeline} onFrame={onFrame} onError={setPlayerError} />}
+        {videoUrl !== null && playable && <RecordingVideo url={videoUrl} seek={seek} onTimeline={onTimeline} onFrame={onFrame} onError={setPlayerError} />}
+        {progress !== null && playability.kind === 'transcode' && (
+          <p class="video-transcoding" role="status" data-field="transcoding">
+            Transcoding the video to H.264 for this browser ({playability.codec})… {Math.floor(progress * 100)} %
+          </p>
+        )}
         {notice !== null && (
           <p class="video-notice" role="status">
             No picture: {notice}

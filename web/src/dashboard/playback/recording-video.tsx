@@ -74,12 +74,14 @@ export function RecordingVideo({ url, seek, onTimeline, onFrame, onError }: Reco
     const started = performance.now();
     const timer = window.setInterval(() => {
       const { buffered } = video;
+      // A moment before the first frame shows the first frame (the video starts after the first PCR).
+      const target = buffered.length > 0 ? Math.max(seek.mediaTimeS, buffered.start(0)) : seek.mediaTimeS;
       let inBuffer = false;
-      for (let i = 0; i < buffered.length; i++) if (buffered.start(i) <= seek.mediaTimeS && seek.mediaTimeS <= buffered.end(i)) inBuffer = true;
+      for (let i = 0; i < buffered.length; i++) if (buffered.start(i) <= target && target <= buffered.end(i)) inBuffer = true;
       if (!inBuffer && performance.now() - started < SEEK_WAIT_MS) return;
       window.clearInterval(timer);
       video.pause();
-      video.currentTime = seek.mediaTimeS;
+      video.currentTime = target;
     }, 50);
     return () => window.clearInterval(timer);
   }, [seek]);
