@@ -10,6 +10,7 @@ import { frameKlvValues, generateTransportStream, parseFaultSpec, type InjectedF
 import type { LiveFinding as GatewayLiveFinding, LiveMetadataPacket as GatewayLiveMetadataPacket, LiveSessionState as GatewayLiveSessionState, LiveStatistics as GatewayLiveStatistics } from '@klvscope/gateway';
 import type { Page } from 'playwright-core';
 import { freeUdpPort } from '../../test-support/free-udp-port.js';
+import { until } from '../../test-support/until.js';
 import { saveScreenshot, type ChromiumSession } from '../../test-support/chromium.js';
 import { connectLiveClient, type LiveClient } from '../../gateway/test/live/live-client.js';
 import type { LiveFinding, LiveMetadataPacket, LiveSessionState, LiveStatistics } from '../src/dashboard/live/live-records.js';
@@ -40,14 +41,6 @@ const WATCH_FINDING_ROWS = `(() => {
 /** The data-* attributes of every element a selector finds, as strings. */
 function datasets(page: Page, selector: string): Promise<Array<Record<string, string>>> {
   return page.evaluate(`[...document.querySelectorAll(${JSON.stringify(selector)})].map((element) => ({ ...element.dataset }))`);
-}
-
-async function until(what: string, timeoutMs: number, predicate: () => Promise<boolean> | boolean): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('the dashboard live page (headless Chromium)', function () {
@@ -116,8 +109,11 @@ describe('the dashboard live page (headless Chromium)', function () {
     const readings = ofSession(channel.statistics);
     await until('the latest reading on the page', 3_000, async () => Number(await page.getAttribute('.latest-reading', 'data-seq')) === readings.at(-1)?.seq);
     const latest = readings.at(-1) as GatewayLiveStatistics;
-    expect(Number(await page.getAttribute('[data-chart="bitrate"]', 'data-points'))).to.equal(readings.length);
-    expect(Number(await page.getAttribute('[data-chart="packets"]', 'data-points'))).to.equal(readings.length);
+    // The charts redraw at most every 100 ms (later than the reading's numbers on a busy machine): wait for them, then hold them to the count.
+    const chartPoints = async (chart: string) => Number(await page.getAttribute(`[data-chart="${chart}"]`, 'data-points'));
+    await until('every reading plotted', 3_000, async () => (await chartPoints('bitrate')) === readings.length && (await chartPoints('packets')) === readings.length);
+    expect(await chartPoints('bitrate')).to.equal(readings.length);
+    expect(await chartPoints('packets')).to.equal(readings.length);
     expect(Number(await page.getAttribute('.latest-reading [data-field="packetsPerSecond"]', 'data-value'))).to.equal(latest.packetsPerSecond);
     expect(await page.textContent('.latest-reading [data-field="packetsPerSecond"]')).to.equal(latest.packetsPerSecond.toFixed(1));
     expect(Number(await page.getAttribute('.latest-reading [data-field="bitsPerSecond"]', 'data-value'))).to.equal(latest.bitsPerSecond);

@@ -6,6 +6,7 @@
  * checks must be exactly the ones those faults break, and on a real fixture.
  */
 import { expect } from 'chai';
+import { realpathSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { fixturesDir, fixtureOrSkip } from '../../test-support/fixtures.js';
 import { saveScreenshot } from '../../test-support/chromium.js';
@@ -121,7 +122,8 @@ describe('the dashboard report page (headless Chromium)', function () {
   });
 
   it('shows the report of a real recording (a fixture), typed in as a path: verdicts equal the REST report', async function () {
-    const fixture = fixtureOrSkip(this, 'real', 'osh-addons_sample-stream.ts');
+    // Resolved as the service resolves it: ../shared may be a symbolic link.
+    const fixture = realpathSync(fixtureOrSkip(this, 'real', 'osh-addons_sample-stream.ts'));
     const page = await openSignedIn(suite.session, suite.service);
     await page.fill('.path-form input[name=path]', fixture);
     await page.click('.path-form button[type=submit]');

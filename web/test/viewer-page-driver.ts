@@ -60,6 +60,19 @@ export async function pauseOnFrame(page: Page): Promise<{ probe: ViewerProbe; la
   return { probe: await readProbe(page), latitudeText: await panelText(page, 'sensorLatitudeDeg') };
 }
 
+/**
+ * The probe and the panel once a metadata packet later than the paused frame
+ * has reached the page: a muxer (ffmpeg's, when the module transcodes) may
+ * carry a frame's metadata after the frame, up to its interleaving delay, and
+ * the page picks the packet again when it comes; on a busy machine that can
+ * be later than pauseOnFrame's settling time.
+ */
+export async function probeOnceLaterKlvArrived(page: Page, framePts90kHz: number): Promise<{ probe: ViewerProbe; latitudeText: string }> {
+  await page.waitForFunction(`(window.klvscopeViewer.lastKlvPts90kHz ?? -1) > ${framePts90kHz + 45}`, undefined, { timeout: 15_000, polling: 50 });
+  await page.waitForTimeout(100);
+  return { probe: await readProbe(page), latitudeText: await panelText(page, 'sensorLatitudeDeg') };
+}
+
 /** A second viewer over the module's socket, keeping every metadata message it is sent. */
 export function listenToStream(baseUrl: string): { messages: StreamKlvMessage[]; close(): void } {
   const messages: StreamKlvMessage[] = [];

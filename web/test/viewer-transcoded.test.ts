@@ -14,7 +14,8 @@ import { startStreamingServer, type RunningStreamingServer } from '@klvscope/gat
 import { buildWeb } from '@klvscope/web/build';
 import { chromiumUnavailableReason, launchChromium, saveScreenshot, type ChromiumSession } from '../../test-support/chromium.js';
 import { fixtureOrSkip } from '../../test-support/fixtures.js';
-import { listenToStream, pauseOnFrame, readVideo } from './viewer-page-driver.js';
+import { until } from '../../test-support/until.js';
+import { listenToStream, pauseOnFrame, probeOnceLaterKlvArrived, readVideo } from './viewer-page-driver.js';
 
 describe('the stream viewer in Chromium on MPEG-2 video, transcoded', function () {
   this.timeout(120_000);
@@ -54,9 +55,13 @@ describe('the stream viewer in Chromium on MPEG-2 video, transcoded', function (
       const video = await readVideo(page);
       expect([video.videoWidth, video.videoHeight]).to.deep.equal([360, 240]);
       expect(video.currentTime).to.be.greaterThan(0);
-      const { probe, latitudeText } = await pauseOnFrame(page);
+      const paused = await pauseOnFrame(page);
+      const { probe, latitudeText } = await probeOnceLaterKlvArrived(page, paused.probe.lastFrame!.pts90kHz);
       await saveScreenshot(page, 'viewer-mpeg2-transcoded');
       const frame = probe.lastFrame!;
+      expect(frame.mediaTime, 'the frame on screen stayed the paused one').to.equal(paused.probe.lastFrame!.mediaTime);
+      // The listener has the packets up to the frame too: it gets them no later than the page.
+      await until('a packet after the frame at the listener', 15_000, () => sent.some((message) => message.pts90kHz !== null && message.pts90kHz > frame.pts90kHz + 45));
       // Asynchronous KLV: the latest packet the module sent whose PTS is not after the frame's (the PTS survive the transcoding).
       const expected = sent.filter((message) => message.pts90kHz !== null && message.pts90kHz <= frame.pts90kHz + 45).at(-1);
       expect(expected, `a packet sent at or before frame ${frame.pts90kHz}`).to.not.equal(undefined);
@@ -70,3 +75,4 @@ describe('the stream viewer in Chromium on MPEG-2 video, transcoded', function (
     }
   });
 });
+
