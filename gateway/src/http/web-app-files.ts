@@ -8,7 +8,7 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { loadStaticFiles, type StaticFiles } from './static-files.js';
 
 export type WebAppName = 'viewer' | 'dashboard' | 'relay-console';
@@ -30,4 +30,20 @@ export function sendWebAppFile(files: StaticFiles, urlPath: string, reply: Fasti
   const file = files.get(path === '/' ? '/index.html' : path);
   if (file === undefined) return reply.code(404).send({ error: { code: 'ERR_ROUTE_NOT_FOUND', message: `no file ${path}` } });
   return reply.type(file.contentType).header('cache-control', 'no-cache').send(file.bytes);
+}
+
+/**
+ * The app's pages at `/` and `/:file`, answered without the key (they hold
+ * no data; the page asks for the key itself). One path segment only, so
+ * nothing under an API prefix is shadowed. With no files, every page throws
+ * `notBuilt()`, each service's own error that says how to build its app.
+ */
+export function installWebAppPages(app: FastifyInstance, files: StaticFiles | null, notBuilt: () => Error): void {
+  const options = { config: { public: true } };
+  const handler = (request: { url: string }, reply: FastifyReply): FastifyReply => {
+    if (files === null) throw notBuilt();
+    return sendWebAppFile(files, request.url, reply);
+  };
+  app.get('/', options, handler);
+  app.get('/:file', options, handler);
 }

@@ -7,17 +7,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { StaticFiles } from '../http/static-files.js';
-import { sendWebAppFile } from '../http/web-app-files.js';
+import { installWebAppPages } from '../http/web-app-files.js';
 import { InspectionError } from './inspection-error.js';
 
 export function installDashboardPages(app: FastifyInstance, files: StaticFiles | null): void {
-  const serve = { config: { public: true } };
-  const handler = (request: { url: string }, reply: Parameters<typeof sendWebAppFile>[2]) => {
-    if (files === null) throw new InspectionError('ERR_DASHBOARD_NOT_BUILT', "the dashboard is not built: run 'npm run build' (it makes web/dist/dashboard)");
-    return sendWebAppFile(files, request.url, reply);
-  };
-  app.get('/', serve, handler);
-  app.get('/:file', serve, handler);
+  installWebAppPages(app, files, () => new InspectionError('ERR_DASHBOARD_NOT_BUILT', "the dashboard is not built: run 'npm run build' (it makes web/dist/dashboard)"));
 }
 
 /** The address a user opens to sign in: the key in the fragment, which a browser never sends to a server. */

@@ -1,11 +1,13 @@
 /**
  * The channel relay's own error class: what its HTTP surface refuses by
  * itself. The codes reach the client through the one table of
- * inspection/error-status.ts, in the one JSON error body.
+ * http/error-status.ts, in the one JSON error body.
  */
 import { CodedError } from '@klvscope/core';
 
 export type RelayErrorCode =
+  /** The console's pages when web/dist/relay-console is not built (the same code as any path the relay does not have). */
+  | 'ERR_ROUTE_NOT_FOUND'
   /** No platform has that id. */
   | 'ERR_PLATFORM_NOT_FOUND'
   /** No channel has that channelId. */
