@@ -158,9 +158,8 @@ async function runCommand(parts: StreamingServerParts, body: z.output<typeof com
 }
 
 function serveViewerFile(viewer: StaticFiles | null, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const path = request.url.split('?')[0];
   if (viewer === null) {
     throw new StreamingError('ERR_VIEWER_NOT_BUILT', "the viewer is not built: run 'npm run build' (it makes web/dist/viewer)");
   }
-  return sendWebAppFile(viewer, path, reply);
+  return sendWebAppFile(viewer, request.url, reply);
 }
