@@ -6,13 +6,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 
-/** Listens, and answers the port bound; closes the app and throws `failed(message, details)` when it cannot (e.g. `the port is in use (another klvscope relay?)`). */
+/** Listens, and answers the port bound; closes the app and throws `failed(message, details, errno)` when it cannot (e.g. `the port is in use (another klvscope relay?)`). */
 export async function listenOrExplain(
   app: FastifyInstance,
   host: string,
   port: number,
   command: string,
-  failed: (message: string, details: Record<string, unknown>) => Error,
+  failed: (message: string, details: { host: string; port: number }, errno: string | undefined) => Error,
 ): Promise<number> {
   try {
     await app.listen({ host, port });
@@ -20,7 +20,7 @@ export async function listenOrExplain(
     await app.close();
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === 'EADDRINUSE' ? `the port is in use (another ${command}?)` : (error as Error).message;
-    throw failed(`cannot listen on ${host} port ${port}: ${reason}`, { host, port });
+    throw failed(`cannot listen on ${host} port ${port}: ${reason}`, { host, port }, code);
   }
   return (app.server.address() as { port: number }).port;
 }

@@ -32,6 +32,7 @@ import { API_PREFIX, DEFAULT_PORT } from './service-address.js';
 import { serviceLogger } from './service-logger.js';
 import { createLiveChannel, type LiveChannel } from '../live/live-channel.js';
 import { RECORDINGS_FOLDER_NAME } from '../streaming/streaming-config.js';
+import { listenOrExplain, serviceUrl } from '../service-lifecycle.js';
 
 /** The routes a server mounted, as data: for the OpenAPI document and for tests that go through every route. */
 export { mountedRoutesOf as inspectionRoutesOf } from '../http/route-registration.js';
@@ -193,16 +194,9 @@ export async function startInspectionServer(options: InspectionListenOptions = {
   // 'localhost' means both loopback addresses, as the default does; no DNS answer decides it.
   const name = host.trim().replace(/^\[(.*)\]$/, '$1');
   const primaryHost = name.toLowerCase() === 'localhost' ? DEFAULT_HOST : name;
-  const requestedPort = options.port ?? DEFAULT_PORT;
-  try {
-    await app.listen({ host: primaryHost, port: requestedPort });
-  } catch (error) {
-    await app.close();
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'EADDRINUSE' ? 'the port is in use (another klvscope serve?)' : (error as Error).message;
-    throw new InspectionError('ERR_LISTEN_FAILED', `cannot listen on ${primaryHost} port ${requestedPort}: ${reason}`, { host: primaryHost, port: requestedPort, reason: code ?? 'unknown' });
-  }
-  const port = (app.server.address() as { port: number }).port;
+  const port = await listenOrExplain(app, primaryHost, options.port ?? DEFAULT_PORT, 'klvscope serve', (message, details, errno) =>
+    new InspectionError('ERR_LISTEN_FAILED', message, { ...details, reason: errno ?? 'unknown' }),
+  );
   const hosts = [primaryHost];
   if (primaryHost === DEFAULT_HOST) {
     const secondary = await listenQuietly(runtime.handler, IPV6_LOOPBACK, port);
@@ -214,7 +208,7 @@ export async function startInspectionServer(options: InspectionListenOptions = {
       app.log.debug({ host: IPV6_LOOPBACK, port }, 'not listening on ::1 (no IPv6 loopback, or the port is taken there)');
     }
   }
-  const origins = hosts.map((h) => `http://${h.includes(':') ? `[${h}]` : h}:${port}`);
+  const origins = hosts.map((h) => serviceUrl(h, port));
   const urls = origins.map((origin) => `${origin}${API_PREFIX}`);
   const signInUrl = dashboardSignInUrl(origins[0], runtime.apiKeyValue);
   return { app, url: urls[0], urls, port, dataDir: runtime.deps.store.dataDir, apiKey: runtime.deps.apiKey, signInUrl, close: () => app.close() };
