@@ -230,11 +230,7 @@ export interface CheckPointPage {
 /** How many of a check's points in a part the query matches. */
 function matching(summary: PointPartSummary, checkId: string, query: CheckPointQuery): number {
   let count = 0;
-  for (const [type, violation, n] of summary[checkId] ?? []) {
-    if (query.violationsOnly === true && violation !== 1) continue;
-    if (query.types && query.types.length > 0 && (type === null || !query.types.includes(type))) continue;
-    count += n;
-  }
+  for (const [type, violation, n] of summary[checkId] ?? []) if (queryTakes(query, type, violation === 1)) count += n;
   return count;
 }
 
@@ -254,10 +250,10 @@ function seriesTable(db: Database): Map<number, Omit<Point, keyof PointPosition 
   return table;
 }
 
-/** Whether a point of the series is one the query asks for. */
-function seriesMatches(series: Omit<Point, keyof PointPosition | 'value'>, query: CheckPointQuery): boolean {
-  if (query.violationsOnly === true && !series.violation) return false;
-  if (query.types && query.types.length > 0 && (series.type === undefined || !query.types.includes(series.type))) return false;
+/** Whether points of this type and violation are ones the query asks for. */
+function queryTakes(query: CheckPointQuery, type: string | null | undefined, violation: boolean): boolean {
+  if (query.violationsOnly === true && !violation) return false;
+  if (query.types && query.types.length > 0 && (type === null || type === undefined || !query.types.includes(type))) return false;
   return true;
 }
 
@@ -292,7 +288,7 @@ export function readCheckPoints(source: PointParts, checkId: string, query: Chec
         }
         for (const packed of unpackPointBlock(data, count)) {
           const shared = series.get(packed.series);
-          if (shared === undefined || (filtered && !seriesMatches(shared, query))) continue;
+          if (shared === undefined || (filtered && !queryTakes(query, shared.type, shared.violation))) continue;
           if (skip > 0) {
             skip--;
             continue;

@@ -6,9 +6,9 @@
  * in the run's index (stored-run.ts).
  */
 import type { ObservationSink } from '../kernel/observations.js';
-import { summarizePart, type DatasetPart } from './datasets/dataset-parts.js';
+import { observationCountsOf, summarizePart, type DatasetPart } from './datasets/dataset-parts.js';
 import { RAW_DATASET_MIGRATIONS } from './datasets/dataset-schema.js';
-import { emptyObservationCounts, type ObservationCounts } from './datasets/observation-counts.js';
+import type { ObservationCounts } from './datasets/observation-counts.js';
 import { createObservationWriter, DEFAULT_ROWS_PER_TRANSACTION, type ObservationWriter } from './datasets/observation-writer.js';
 import { DEFAULT_PART_BYTES, PartSequence } from './part-sequence.js';
 import { observationPartFile, type StoredRun } from './stored-run.js';
@@ -55,9 +55,7 @@ export function createRunObservationWriter(run: StoredRun, options: RunObservati
     async finish() {
       const parts = await sequence.finish();
       await run.recordObservationParts(parts);
-      const counts = emptyObservationCounts();
-      for (const stored of parts) for (const [kind, rows] of Object.entries(stored.rows)) counts[kind as keyof ObservationCounts] += rows;
-      return counts;
+      return observationCountsOf(parts);
     },
     async abort() {
       part.abort();

@@ -20,8 +20,8 @@ import { join } from 'node:path';
 import type { Database } from 'sql.js';
 import type { Observation, ObservationKind } from '../kernel/observations.js';
 import { DatabaseFile } from './database-file.js';
-import type { DatasetPart, DatasetParts, PartHandle } from './datasets/dataset-parts.js';
-import { emptyObservationCounts, type ObservationCounts } from './datasets/observation-counts.js';
+import { observationCountsOf, type DatasetPart, type DatasetParts, type PartHandle } from './datasets/dataset-parts.js';
+import type { ObservationCounts } from './datasets/observation-counts.js';
 import { replayObservations } from './datasets/observation-replay.js';
 import { idPath } from './id-database-file.js';
 import { DEFAULT_PART_BYTES } from './part-sequence.js';
@@ -132,9 +132,7 @@ export class StoredRun implements DatasetParts {
 
   /** The stored observations of each kind. */
   get counts(): ObservationCounts {
-    const counts = emptyObservationCounts();
-    for (const part of this.#parts) for (const [kind, rows] of Object.entries(part.rows)) counts[kind as keyof ObservationCounts] += rows;
-    return counts;
+    return observationCountsOf(this.#parts);
   }
 
   /** Opens observation part `index` (from 0); release it when done. */

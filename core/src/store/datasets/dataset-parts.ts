@@ -10,6 +10,7 @@ import type { Database } from 'sql.js';
 import type { ObservationKind } from '../../kernel/observations.js';
 import { OBSERVATION_KINDS } from '../../kernel/observation-kinds.js';
 import { derivedFields } from './klv-field-derivation.js';
+import { emptyObservationCounts, type ObservationCounts } from './observation-counts.js';
 import { OBSERVATION_TABLES } from './observation-columns.js';
 
 /** The filter column of each filtered kind: its values are counted per part. */
@@ -71,4 +72,11 @@ export function partRows(part: DatasetPart, kind: ObservationKind, values: reado
   let sum = 0;
   for (const value of values) sum += counts[value] ?? 0;
   return sum;
+}
+
+/** The rows of each kind that the parts hold together. */
+export function observationCountsOf(parts: readonly DatasetPart[]): ObservationCounts {
+  const counts = emptyObservationCounts();
+  for (const part of parts) for (const [kind, rows] of Object.entries(part.rows)) counts[kind as keyof ObservationCounts] += rows;
+  return counts;
 }

@@ -213,7 +213,7 @@ export function* datasetRows<T = DatasetRow>(source: DatasetParts, query: Datase
           lastSeq = row[0] as number;
           yield maker.stored(query.codec, row);
         } else {
-          lastSeq = (row).seq as number;
+          lastSeq = row.seq as number;
           yield maker.made(row);
         }
       }

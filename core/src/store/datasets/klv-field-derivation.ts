@@ -96,8 +96,9 @@ export function* klvFieldRows(db: Database, afterSeq: number | null): Generator<
   const after = afterSeq ?? 0;
   const stored = db.prepare(`${FIELD_CODEC.selectSql} WHERE seq > ? ORDER BY seq`, [after]);
   const packets = db.prepare(
-    `SELECT f.seq, f.fields, m."offset", m.packet_index, m.t, m.pid, m.klv_index, m.items, m.key_name, ${TRIPLET_OF_PACKET_SQL.replaceAll('metadata_packet.seq', 'm.seq')}
-     FROM ${METADATA_FIELDS_TABLE} f JOIN metadata_packet m ON m.seq = f.seq WHERE f.seq + f.fields > ? ORDER BY f.seq`,
+    // The packet table keeps its name (no alias): TRIPLET_OF_PACKET_SQL names it.
+    `SELECT f.seq, f.fields, metadata_packet."offset", metadata_packet.packet_index, metadata_packet.t, metadata_packet.pid, metadata_packet.klv_index, metadata_packet.items, metadata_packet.key_name, ${TRIPLET_OF_PACKET_SQL}
+     FROM ${METADATA_FIELDS_TABLE} f JOIN metadata_packet ON metadata_packet.seq = f.seq WHERE f.seq + f.fields > ? ORDER BY f.seq`,
     [after],
   );
   try {
