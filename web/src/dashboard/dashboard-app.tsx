@@ -75,6 +75,7 @@ export function DashboardApp() {
   if (gate.state === 'signed-out') {
     return (
       <SignInForm
+        fieldName="apiKey"
         onSubmit={(key) => void signIn(key)}
         problem={
           gate.problem !== null && (

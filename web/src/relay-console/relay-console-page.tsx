@@ -69,7 +69,7 @@ export function RelayConsolePage({ initialKey, probe }: RelayConsolePageProps) {
         <h1>klvscope channel relay</h1>
       </header>
       {api === null ? (
-        <SignInForm busy={checking} problem={refusal !== null && <ErrorNotice notice={refusal} />} onSubmit={(candidate) => void signIn(candidate)}>
+        <SignInForm fieldName="key" busy={checking} problem={refusal !== null && <ErrorNotice notice={refusal} />} onSubmit={(candidate) => void signIn(candidate)}>
           <h2>Sign in</h2>
           <p>
             The console needs the relay's API key: the data folder's <code>api-key</code> file, or <code>KLVSCOPE_API_KEY</code>. <code>klvscope relay</code> prints a link that signs in

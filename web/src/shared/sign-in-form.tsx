@@ -9,6 +9,8 @@ import type { ComponentChildren } from 'preact';
 export interface SignInFormProps {
   /** The heading and where the key is found. */
   children: ComponentChildren;
+  /** The key field's name, which the page's tests fill in. */
+  fieldName: string;
   /** A key is being checked: the form waits. */
   busy?: boolean;
   /** Why the form shows again: the last key's refusal. */
@@ -16,17 +18,17 @@ export interface SignInFormProps {
   onSubmit: (key: string) => void;
 }
 
-export function SignInForm({ children, busy = false, problem, onSubmit }: SignInFormProps) {
+export function SignInForm({ children, fieldName, busy = false, problem, onSubmit }: SignInFormProps) {
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
-    const key = new FormData(event.currentTarget as HTMLFormElement).get('key');
+    const key = new FormData(event.currentTarget as HTMLFormElement).get(fieldName);
     if (typeof key === 'string' && key.trim() !== '') onSubmit(key.trim());
   };
   return (
     <form class="sign-in" onSubmit={submit}>
       {children}
       <label>
-        API key <input name="key" type="password" autocomplete="current-password" required disabled={busy} />
+        API key <input name={fieldName} type="password" autocomplete="current-password" required disabled={busy} />
       </label>
       <button type="submit" disabled={busy}>
         {busy ? 'Checking…' : 'Sign in'}
