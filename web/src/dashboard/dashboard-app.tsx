@@ -7,9 +7,9 @@
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, createApiClient, isAuthError, type ApiClient } from './api-client.js';
 import { storedKey, storeKey, takeKeyFromFragment } from '../shared/api-key-session.js';
+import { SignInForm } from '../shared/sign-in-form.js';
 import { parseRoute, routeHash, type DashboardRoute } from './dashboard-route.js';
 import type { PageProps } from './page-props.js';
-import { SignInForm } from './sign-in-form.js';
 import { CheckPage } from './pages/check-page.js';
 import { FilesPage } from './pages/files-page.js';
 import { LivePage } from './pages/live-page.js';
@@ -72,7 +72,26 @@ export function DashboardApp() {
   }, []);
 
   if (gate.state === 'checking') return <p class="checking">Checking the key…</p>;
-  if (gate.state === 'signed-out') return <SignInForm problem={gate.problem} onSubmit={(key) => void signIn(key)} />;
+  if (gate.state === 'signed-out') {
+    return (
+      <SignInForm
+        fieldName="apiKey"
+        onSubmit={(key) => void signIn(key)}
+        problem={
+          gate.problem !== null && (
+            <p class="error" role="alert">
+              {gate.problem}
+            </p>
+          )
+        }
+      >
+        <h1>klvscope</h1>
+        <p>
+          Sign in with the inspection service's API key: open the address <code>klvscope serve</code> printed, or paste the key from its key file.
+        </p>
+      </SignInForm>
+    );
+  }
   return (
     <div class="dashboard">
       <nav class="top-nav">

@@ -6,20 +6,11 @@
  */
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { storeKey, takeKeyFromFragment } from '../shared/api-key-session.js';
-import { asRelayError, type ConsoleError } from './error-notice.js';
+import { SignInForm } from '../shared/sign-in-form.js';
+import { ErrorNotice, asRelayError, type ConsoleError } from './error-notice.js';
 import { RelayApi } from './relay-api.js';
 import { emptyProbe, type RelayConsoleProbe } from './relay-console-probe.js';
 import { RelayOverview } from './relay-overview.js';
-import { SignInForm } from './sign-in-form.js';
-
-/** `#key=KEY` taken off the address bar; null without one, or when it is not valid percent-encoding (it is gone all the same). */
-export function keyFromFragment(): string | null {
-  try {
-    return takeKeyFromFragment(location, history);
-  } catch {
-    return null;
-  }
-}
 
 export interface RelayConsolePageProps {
   /** The key from the fragment or kept for this tab (web/src/shared/api-key-session.ts), still to be checked; null: none. */
@@ -64,7 +55,7 @@ export function RelayConsolePage({ initialKey, probe }: RelayConsolePageProps) {
   // A sign-in link opened in this tab changes only the fragment: no new page load.
   useEffect(() => {
     const onHashChange = () => {
-      const key = keyFromFragment();
+      const key = takeKeyFromFragment(location, history);
       if (key !== null) void signIn(key);
     };
     window.addEventListener('hashchange', onHashChange);
@@ -78,7 +69,13 @@ export function RelayConsolePage({ initialKey, probe }: RelayConsolePageProps) {
         <h1>klvscope channel relay</h1>
       </header>
       {api === null ? (
-        <SignInForm busy={checking} refusal={refusal} onSubmit={(candidate) => void signIn(candidate)} />
+        <SignInForm fieldName="key" busy={checking} problem={refusal !== null && <ErrorNotice notice={refusal} />} onSubmit={(candidate) => void signIn(candidate)}>
+          <h2>Sign in</h2>
+          <p>
+            The console needs the relay's API key: the data folder's <code>api-key</code> file, or <code>KLVSCOPE_API_KEY</code>. <code>klvscope relay</code> prints a link that signs in
+            directly.
+          </p>
+        </SignInForm>
       ) : (
         <RelayOverview api={api} probe={probe} onKeyRefused={signOut} onSignOut={() => signOut(null)} />
       )}

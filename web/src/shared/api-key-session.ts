@@ -8,12 +8,17 @@
 
 const STORAGE_NAME = 'klvscope.apiKey';
 
-/** Takes a `#key=…` fragment off the address bar; returns the key it carried, if any. */
+/** Takes a `#key=…` fragment off the address bar; returns the key it carried, if any (none when it is not valid percent-encoding: it is gone all the same). */
 export function takeKeyFromFragment(location: Location, history: History): string | null {
   const match = /^#key=([^&]*)/.exec(location.hash);
   if (match === null) return null;
   history.replaceState(history.state, '', `${location.pathname}${location.search}`);
-  const key = decodeURIComponent(match[1]).trim();
+  let key: string;
+  try {
+    key = decodeURIComponent(match[1]).trim();
+  } catch {
+    return null;
+  }
   return key === '' ? null : key;
 }
 

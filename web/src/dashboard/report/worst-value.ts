@@ -6,6 +6,7 @@
  * zero is the one to look at. The table's tooltip gives min, mean and max.
  */
 import type { ValueStatistics } from '@klvscope/core/browser';
+import { formatPointValue } from '../check-view/point-value-format.js';
 
 export function worstValue(value: ValueStatistics | null): number | null {
   if (value === null || value.count === 0) return null;
@@ -14,8 +15,5 @@ export function worstValue(value: ValueStatistics | null): number | null {
 
 /** Up to 6 significant digits, without trailing zeros, and the unit (`237.632 ms`); a dash when there is none. */
 export function formatWorstValue(value: ValueStatistics | null): string {
-  const worst = worstValue(value);
-  if (worst === null || value === null) return '—';
-  const number = Number.parseFloat(worst.toPrecision(6)).toString();
-  return value.unit === null ? number : `${number} ${value.unit}`;
+  return formatPointValue(worstValue(value), value?.unit);
 }
