@@ -43,6 +43,9 @@ export function RecordingVideo({ url, seek, onTimeline, onFrame, onError }: Reco
     player.on(mpegts.Events.ERROR, (type: string, detail: string, info?: { msg?: string }) => {
       latest.current.onError(`the player failed (${type}: ${detail}${info?.msg ? `, ${info.msg}` : ''})`);
     });
+    // The media element fails on its own when the bytes hold no picture the browser can decode (mpegts.js reports nothing then).
+    const onMediaError = () => latest.current.onError(`the browser could not decode the video (${video.error?.message ?? 'no reason given'})`);
+    video.addEventListener('error', onMediaError);
     player.attachMediaElement(video);
     player.load();
     let timelineKnown = false;
@@ -61,6 +64,7 @@ export function RecordingVideo({ url, seek, onTimeline, onFrame, onError }: Reco
     };
     callbackId = video.requestVideoFrameCallback(onVideoFrame);
     return () => {
+      video.removeEventListener('error', onMediaError);
       video.removeEventListener('progress', onProgress);
       video.removeEventListener('loadeddata', onProgress);
       video.cancelVideoFrameCallback(callbackId);
