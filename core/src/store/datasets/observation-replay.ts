@@ -7,16 +7,28 @@
  * fields a metadata packet keeps as items come right after it
  * (klv-field-derivation.ts).
  */
-import type { Database, SqlValue, Statement } from 'sql.js';
+import type { Database, SqlValue } from 'sql.js';
 import type { MetadataPacketObservation, Observation, ObservationKind } from '../../kernel/observations.js';
 import { DerivedFieldCounts, fieldOfItem } from './klv-field-derivation.js';
+import { packedRows, PACKED_KINDS } from './observation-block-codec.js';
 import { OBSERVATION_ROW_CODECS, type ObservationRowCodec } from './observation-row-codec.js';
 
 interface TableCursor {
   readonly codec: ObservationRowCodec;
-  readonly statement: Statement;
+  /** The kind's rows in seq order: stepped from its table, or read from its blocks (observation-block-codec.ts). */
+  readonly rows: Generator<SqlValue[], void, undefined>;
   row: SqlValue[];
   seq: number;
+}
+
+/** A kind's rows stepped from its table in seq order. */
+function* tableRows(db: Database, codec: ObservationRowCodec): Generator<SqlValue[], void, undefined> {
+  const statement = db.prepare(`${codec.selectSql} ORDER BY seq`);
+  try {
+    while (statement.step()) yield statement.get();
+  } finally {
+    statement.free();
+  }
 }
 
 /**
@@ -36,12 +48,10 @@ export function* replayObservations(db: Database, kinds?: ReadonlySet<Observatio
   try {
     for (const codec of OBSERVATION_ROW_CODECS) {
       if (!wanted(codec.kind) && !(codec.kind === 'metadata-packet' && fieldsWanted)) continue;
-      const cursor: TableCursor = { codec, statement: db.prepare(`${codec.selectSql} ORDER BY seq`), row: [], seq: 0 };
+      const rows = PACKED_KINDS.has(codec.kind) ? packedRows(db, codec, 0, 0) : tableRows(db, codec);
+      const cursor: TableCursor = { codec, rows, row: [], seq: 0 };
       cursors.push(cursor); // before the first step, so `finally` frees it if that throws
-      if (!advance(cursor)) {
-        cursors.pop();
-        cursor.statement.free();
-      }
+      if (!advance(cursor)) cursors.pop();
     }
     while (cursors.length > 0) {
       // The table with the smallest next seq, and the next smallest of the others: the first one can be
@@ -64,20 +74,19 @@ export function* replayObservations(db: Database, kinds?: ReadonlySet<Observatio
         }
         more = advance(cursor);
       }
-      if (!more) {
-        cursors.splice(first, 1);
-        cursor.statement.free();
-      }
+      if (!more) cursors.splice(first, 1);
     }
   } finally {
-    for (const cursor of cursors) cursor.statement.free();
+    for (const cursor of cursors) cursor.rows.return();
     itemFields.free();
   }
 }
 
+/** The cursor's next row; false (its statements freed) when none is left. */
 function advance(cursor: TableCursor): boolean {
-  if (!cursor.statement.step()) return false;
-  cursor.row = cursor.statement.get();
+  const next = cursor.rows.next();
+  if (next.done === true) return false;
+  cursor.row = next.value;
   cursor.seq = cursor.row[0] as number;
   return true;
 }
