@@ -9,11 +9,17 @@
  * the text).
  *
  * Layout of a block of n rows, in the machine's byte order (as the point
- * blocks, point-block-codec.ts): `seq` and each column as float64 (n each,
- * integers below 2^53 and booleans as 0/1 are exact), then one byte per row
- * for each nullable column (1: null). Reads give a row as the row codec
- * takes it (`[seq, ...columns]`, observation-row-codec.ts), so replay and
- * export decode and write it as a row stepped from a table.
+ * blocks, point-block-codec.ts): a byte per column (`seq`, then each column)
+ * naming its encoding, zero bytes up to a multiple of 8, then each column,
+ * padded to 8: bytes (whole numbers 0..255: booleans, flags), the first value
+ * as float64 and int32 steps from one row to the next (whole numbers that
+ * change by less than 2^31 a row: seq, offsets, packet indexes, timestamps),
+ * or float64 (anything else: times in seconds, a PCR wrapping); then one byte
+ * per row for each nullable column (1: null; the column repeats the row
+ * before). So a block takes about a third of the bytes of its rows in
+ * tables. Reads give a row as the row codec takes it (`[seq, ...columns]`,
+ * observation-row-codec.ts), so replay and export decode and write it as a
+ * row stepped from a table.
  *
  * A part holds a packed kind one way only: parts written before blocks
  * (observation schema 3) as table rows, read as they are; newer ones in
@@ -48,6 +54,35 @@ function layoutOf(columns: readonly ObservationColumn[]): BlockLayout {
   return { numbers: columns.length + 1, nullable };
 }
 
+/** How a column of a block is stored. */
+const enum ColumnEncoding {
+  Float64 = 0,
+  Int32Steps = 1,
+  Byte = 2,
+}
+
+const padded = (bytes: number): number => Math.ceil(bytes / 8) * 8;
+
+function encodingOf(values: Float64Array, n: number): ColumnEncoding {
+  let bytes = true;
+  let steps = true;
+  for (let i = 0; i < n && (bytes || steps); i++) {
+    const value = values[i];
+    // -0 and fractions stay float64, so every value comes back exactly.
+    if (!Number.isInteger(value) || Object.is(value, -0)) return ColumnEncoding.Float64;
+    if (value < 0 || value > 255) bytes = false;
+    if (i > 0) {
+      const step = value - values[i - 1];
+      if (step < -0x80000000 || step > 0x7fffffff) steps = false;
+    }
+  }
+  return bytes ? ColumnEncoding.Byte : steps ? ColumnEncoding.Int32Steps : ColumnEncoding.Float64;
+}
+
+function encodedBytes(encoding: ColumnEncoding, n: number): number {
+  return padded(encoding === ColumnEncoding.Byte ? n : encoding === ColumnEncoding.Int32Steps ? 8 + 4 * n : 8 * n);
+}
+
 /** Rows of one packed kind gathered into columns until stored. */
 export class ObservationBlockBuilder {
   readonly #layout: BlockLayout;
@@ -80,20 +115,37 @@ export class ObservationBlockBuilder {
   /** Adds a row as the row codec encodes it (`[seq, ...columns]`: numbers, or null in nullable columns). */
   add(row: readonly SqlValue[]): void {
     const at = this.#count++;
+    for (let c = 0; c < this.#numbers.length; c++) {
+      const value = row[c] as number | null;
+      // A null repeats the value before it (its flag says null), so it never breaks a column's steps.
+      this.#numbers[c][at] = value ?? (at > 0 ? this.#numbers[c][at - 1] : 0);
+    }
     const { nullable } = this.#layout;
-    for (let c = 0; c < this.#numbers.length; c++) this.#numbers[c][at] = (row[c] as number | null) ?? 0;
     for (let f = 0; f < nullable.length; f++) this.#flags[f][at] = row[nullable[f]] === null ? 1 : 0;
   }
 
-  /** The block's bytes (a copy), then empty for the next rows. */
+  /** The block's bytes, then empty for the next rows. */
   take(): Uint8Array {
     const n = this.#count;
-    const bytes = new Uint8Array(n * (8 * this.#numbers.length + this.#flags.length));
-    let at = 0;
-    for (const column of this.#numbers) {
-      bytes.set(new Uint8Array(column.buffer, 0, n * 8), at);
-      at += n * 8;
-    }
+    const encodings = this.#numbers.map((values) => encodingOf(values, n));
+    const head = padded(encodings.length);
+    const size = head + encodings.reduce((sum, encoding) => sum + encodedBytes(encoding, n), 0) + n * this.#flags.length;
+    const bytes = new Uint8Array(size);
+    bytes.set(encodings);
+    let at = head;
+    this.#numbers.forEach((values, c) => {
+      const encoding = encodings[c];
+      if (encoding === ColumnEncoding.Byte) {
+        bytes.set(values.subarray(0, n), at);
+      } else if (encoding === ColumnEncoding.Int32Steps) {
+        new Float64Array(bytes.buffer, at, 1)[0] = values[0];
+        const steps = new Int32Array(bytes.buffer, at + 8, n);
+        for (let i = 1; i < n; i++) steps[i] = values[i] - values[i - 1];
+      } else {
+        new Float64Array(bytes.buffer, at, n).set(values.subarray(0, n));
+      }
+      at += encodedBytes(encoding, n);
+    });
     for (const flags of this.#flags) {
       bytes.set(flags.subarray(0, n), at);
       at += n;
@@ -107,7 +159,7 @@ export class ObservationBlockBuilder {
   }
 }
 
-/** The rows of one stored block, read into a row array. */
+/** The rows of one stored block, its columns decoded into numbers. */
 class ObservationBlockReader {
   readonly #numbers: Float64Array[] = [];
   readonly #flags: Uint8Array[] = [];
@@ -117,11 +169,27 @@ class ObservationBlockReader {
     bytes: Uint8Array,
     readonly rows: number,
   ) {
-    // Float64Array needs an aligned offset: sql.js gives a blob its own buffer, but a copy costs little if not.
+    // Typed arrays need aligned offsets: sql.js gives a blob its own buffer, but a copy costs little if not.
     const own = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
-    let at = own.byteOffset;
-    for (let c = 0; c < layout.numbers; c++, at += rows * 8) this.#numbers.push(new Float64Array(own.buffer, at, rows));
-    for (let f = 0; f < layout.nullable.length; f++, at += rows) this.#flags.push(new Uint8Array(own.buffer, at, rows));
+    const base = own.byteOffset;
+    let at = padded(layout.numbers);
+    for (let c = 0; c < layout.numbers; c++) {
+      const encoding = own[c] as ColumnEncoding;
+      const values = new Float64Array(rows);
+      if (encoding === ColumnEncoding.Byte) {
+        values.set(own.subarray(at, at + rows));
+      } else if (encoding === ColumnEncoding.Int32Steps) {
+        const steps = new Int32Array(own.buffer, base + at + 8, rows);
+        let value = new Float64Array(own.buffer, base + at, 1)[0];
+        values[0] = value;
+        for (let i = 1; i < rows; i++) values[i] = value += steps[i];
+      } else {
+        values.set(new Float64Array(own.buffer, base + at, rows));
+      }
+      this.#numbers.push(values);
+      at += encodedBytes(encoding, rows);
+    }
+    for (let f = 0; f < layout.nullable.length; f++, at += rows) this.#flags.push(own.subarray(at, at + rows));
   }
 
   seqAt(index: number): number {

@@ -127,6 +127,29 @@ describe('observation blocks', function () {
     });
   }
 
+  it('keeps every value exact whatever its steps: jumps beyond 2^31, 2^53 - 1, fractions and nulls', async () => {
+    const values = [0, 2 ** 40, 3, null, 2 ** 53 - 1, 7, null, null, 1];
+    const jumping: Observation[] = values.map((pts, i) => ({
+      kind: 'pes',
+      offset: i === 4 ? 2 ** 52 : i * 188,
+      packetIndex: i,
+      t: i % 2 === 0 ? i / 3 : null,
+      pid: 8191,
+      streamId: 0xc0 + i,
+      pesPacketLength: 65_535 - i,
+      pts90kHz: pts,
+      dts90kHz: pts === null ? 5 : null,
+      randomAccess: i === 2,
+    }));
+    const db = await written(jumping);
+    try {
+      expect([...replayObservations(db)]).to.deep.equal(jumping);
+      expect(readDataset(db, 'mpegts/pes-timestamps', { offset: 3, limit: 3 }).rows).to.deep.equal(expectedRows(jumping, 'pes').slice(3, 6));
+    } finally {
+      db.close();
+    }
+  });
+
   it('continues a cursor taken inside a block', () => {
     const first = readDataset(small, 'mpegts/pes-timestamps', { limit: 1234 });
     const next = readDataset(small, 'mpegts/pes-timestamps', { limit: 10, cursor: first.nextCursor ?? undefined });
