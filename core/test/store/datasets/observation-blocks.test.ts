@@ -176,7 +176,7 @@ describe('observation blocks', function () {
         observations.forEach((observation, index) => {
           if (observation.kind !== kind) return;
           const row: (number | null)[] = [];
-          codec.encode(observation as never, index + 1, row);
+          codec.encode(observation, index + 1, row);
           insert.run(row);
         });
         insert.free();
