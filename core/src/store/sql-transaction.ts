@@ -31,12 +31,18 @@ export interface BatchedTransactions {
   rollback(): void;
 }
 
-/** `onCommit` runs after each commit, e.g. to note what the committed transactions hold. */
-export function batchedTransactions(db: Database, rowsPerTransaction: number, onCommit?: () => void): BatchedTransactions {
+/**
+ * `onCommit` runs after each commit, e.g. to note what the committed transactions hold; `beforeCommit`
+ * just before one, inside it (a writer that gathers rows into blocks stores them there).
+ */
+export function batchedTransactions(db: Database, rowsPerTransaction: number, onCommit?: () => void, beforeCommit?: () => void): BatchedTransactions {
   let open = false;
   let pending = 0;
   const commit = (): void => {
-    if (open) db.run('COMMIT');
+    if (open) {
+      beforeCommit?.();
+      db.run('COMMIT');
+    }
     open = false;
     pending = 0;
     onCommit?.();

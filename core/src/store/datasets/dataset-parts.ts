@@ -10,6 +10,7 @@ import type { Database } from 'sql.js';
 import type { ObservationKind } from '../../kernel/observations.js';
 import { OBSERVATION_KINDS } from '../../kernel/observation-kinds.js';
 import { derivedFields } from './klv-field-derivation.js';
+import { blockRowsByKind } from './observation-block-codec.js';
 import { emptyObservationCounts, type ObservationCounts } from './observation-counts.js';
 import { OBSERVATION_TABLES } from './observation-columns.js';
 
@@ -54,6 +55,10 @@ export function summarizePart(db: Database): DatasetPart {
     if (column === undefined) continue;
     const [grouped] = db.exec(`SELECT "${column}", count(*) FROM "${table}" GROUP BY "${column}"`);
     byFilter[kind] = Object.fromEntries(grouped.values.map(([value, n]) => [String(value), Number(n)]));
+  }
+  for (const [kind, stored] of blockRowsByKind(db)) {
+    rows[kind] = (rows[kind] ?? 0) + stored.rows;
+    lastSeq = Math.max(lastSeq, stored.lastSeq);
   }
   const kept = derivedFields(db);
   if (kept.count > 0) rows['klv-field'] = (rows['klv-field'] ?? 0) + kept.count;

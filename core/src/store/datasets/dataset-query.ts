@@ -16,6 +16,7 @@ import { decodeDatasetCursor, encodeDatasetCursor } from './dataset-cursor.js';
 import { DatasetError } from './dataset-error.js';
 import { FILTER_COLUMNS, partRows, singleDatabaseParts, type DatasetParts } from './dataset-parts.js';
 import { klvFieldRows } from './klv-field-derivation.js';
+import { packedRows, PACKED_KINDS } from './observation-block-codec.js';
 import { rowCodecOf, type DatasetRow, type ObservationRowCodec } from './observation-row-codec.js';
 import { rawDataset, type DatasetFilter, type RawDatasetDefinition } from './raw-datasets.js';
 
@@ -196,7 +197,9 @@ export function* datasetRows<T = DatasetRow>(source: DatasetParts, query: Datase
     // One row beyond the limit tells whether a next page exists; -1 is SQLite's "no limit".
     params.push(query.limit === null ? -1 : query.limit - delivered + 1, skip);
     const part = source.open(index);
-    const rows = kind === 'klv-field' ? klvFieldRows(part.db, query.afterSeq) : rowsOf(part.db, sql, params);
+    const packed = PACKED_KINDS.has(kind);
+    // Packed kinds (observation-block-codec.ts) skip their offset themselves, whole blocks at a time.
+    const rows = packed ? packedRows(part.db, query.codec, query.afterSeq ?? 0, skip) : kind === 'klv-field' ? klvFieldRows(part.db, query.afterSeq) : rowsOf(part.db, sql, params);
     // klv-field rows come partly from the packets' items (klv-field-derivation.ts): their offset is skipped here.
     let skipHere = kind === 'klv-field' ? skip : 0;
     skip = 0;

@@ -139,4 +139,10 @@ export const RAW_DATASET_MIGRATIONS: readonly RawDatasetMigration[] = [
   migration(2, 'metadata packet fields', 'CREATE TABLE metadata_fields (seq INTEGER PRIMARY KEY, fields INTEGER NOT NULL);'),
   // A packet's items NULL when they are decoded again from the triplet stored before it (metadata-items-derivation.ts).
   migration(3, 'metadata packets as their triplet', `DROP TABLE metadata_packet;\n${METADATA_PACKET_TABLE_V1.replace('items TEXT NOT NULL', 'items TEXT')}`),
+  // The rows of the all-number kinds (PCR, PES, ...) packed by column, a few thousand a row (observation-block-codec.ts).
+  migration(
+    4,
+    'observation blocks',
+    'CREATE TABLE observation_block (kind TEXT NOT NULL, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL, rows INTEGER NOT NULL, columns BLOB NOT NULL, PRIMARY KEY (kind, last_seq)) WITHOUT ROWID;',
+  ),
 ];

@@ -6,6 +6,7 @@ import type { Database } from 'sql.js';
 import type { ObservationKind } from '../../kernel/observations.js';
 import { OBSERVATION_KINDS } from '../../kernel/observation-kinds.js';
 import { derivedFields } from './klv-field-derivation.js';
+import { blockRowsByKind } from './observation-block-codec.js';
 import { OBSERVATION_TABLES } from './observation-columns.js';
 
 export type ObservationCounts = Record<ObservationKind, number>;
@@ -15,13 +16,14 @@ export function emptyObservationCounts(): ObservationCounts {
   return Object.fromEntries(OBSERVATION_KINDS.map((kind) => [kind, 0])) as ObservationCounts;
 }
 
-/** The observations of each kind stored (the rows of its table; with the fields the metadata packets keep as items). */
+/** The observations of each kind stored (the rows of its table or its blocks; with the fields the metadata packets keep as items). */
 export function countObservations(db: Database): ObservationCounts {
   const counts = emptyObservationCounts();
   for (const kind of OBSERVATION_KINDS) {
     const [result] = db.exec(`SELECT count(*) FROM "${OBSERVATION_TABLES[kind].table}"`);
     counts[kind] = Number(result.values[0][0]);
   }
+  for (const [kind, stored] of blockRowsByKind(db)) counts[kind] += stored.rows;
   counts['klv-field'] += derivedFields(db).count;
   return counts;
 }

@@ -7,16 +7,28 @@
  * fields a metadata packet keeps as items come right after it
  * (klv-field-derivation.ts).
  */
-import type { Database, SqlValue, Statement } from 'sql.js';
-import type { MetadataPacketObservation, Observation, ObservationKind } from '../../kernel/observations.js';
+import type { Database, SqlValue } from 'sql.js';
+import type { KlvPacketObservation, MetadataPacketObservation, Observation, ObservationKind } from '../../kernel/observations.js';
 import { DerivedFieldCounts, fieldOfItem } from './klv-field-derivation.js';
+import { packedRows, PACKED_KINDS } from './observation-block-codec.js';
 import { OBSERVATION_ROW_CODECS, type ObservationRowCodec } from './observation-row-codec.js';
 
 interface TableCursor {
   readonly codec: ObservationRowCodec;
-  readonly statement: Statement;
+  /** The kind's rows in seq order: stepped from its table, or read from its blocks (observation-block-codec.ts). */
+  readonly rows: Generator<SqlValue[], void, undefined>;
   row: SqlValue[];
   seq: number;
+}
+
+/** A kind's rows stepped from its table in seq order (`select`: the codec's selectSql or columnsSql). */
+function* tableRows(db: Database, select: string): Generator<SqlValue[], void, undefined> {
+  const statement = db.prepare(`${select} ORDER BY seq`);
+  try {
+    while (statement.step()) yield statement.get();
+  } finally {
+    statement.free();
+  }
 }
 
 /**
@@ -33,15 +45,19 @@ export function* replayObservations(db: Database, kinds?: ReadonlySet<Observatio
   // Fields kept as items are made from their packets: the packets are read when either is wanted.
   const fieldsWanted = wanted('klv-field');
   const packetsWanted = wanted('metadata-packet');
+  // A metadata packet stored as its triplet (metadata-items-derivation.ts) takes it from the klv-packet replayed
+  // just before it, when those are replayed, rather than from its select, which would read every triplet twice.
+  const tripletsReplayed = wanted('klv-packet');
+  let tripletSeq = 0;
+  let triplet: Uint8Array | null = null;
   try {
     for (const codec of OBSERVATION_ROW_CODECS) {
       if (!wanted(codec.kind) && !(codec.kind === 'metadata-packet' && fieldsWanted)) continue;
-      const cursor: TableCursor = { codec, statement: db.prepare(`${codec.selectSql} ORDER BY seq`), row: [], seq: 0 };
+      const select = codec.tripletColumn >= 0 && tripletsReplayed ? codec.columnsSql : codec.selectSql;
+      const rows = PACKED_KINDS.has(codec.kind) ? packedRows(db, codec, 0, 0) : tableRows(db, select);
+      const cursor: TableCursor = { codec, rows, row: [], seq: 0 };
       cursors.push(cursor); // before the first step, so `finally` frees it if that throws
-      if (!advance(cursor)) {
-        cursors.pop();
-        cursor.statement.free();
-      }
+      if (!advance(cursor)) cursors.pop();
     }
     while (cursors.length > 0) {
       // The table with the smallest next seq, and the next smallest of the others: the first one can be
@@ -53,8 +69,14 @@ export function* replayObservations(db: Database, kinds?: ReadonlySet<Observatio
       const cursor = cursors[first];
       let more = true;
       const packets = cursor.codec.kind === 'metadata-packet';
+      const triplets = cursor.codec.kind === 'klv-packet';
       while (more && cursor.seq < bound) {
+        if (packets && tripletsReplayed) cursor.row[cursor.codec.tripletColumn] = tripletSeq === cursor.seq - 1 ? triplet : null;
         const observation = cursor.codec.decodeObservation(cursor.row);
+        if (triplets) {
+          tripletSeq = cursor.seq;
+          triplet = (observation as KlvPacketObservation).raw;
+        }
         if (!packets || packetsWanted) yield observation;
         if (packets && fieldsWanted) {
           // Its fields' seqs follow its own: no other table has a row before them.
@@ -64,20 +86,19 @@ export function* replayObservations(db: Database, kinds?: ReadonlySet<Observatio
         }
         more = advance(cursor);
       }
-      if (!more) {
-        cursors.splice(first, 1);
-        cursor.statement.free();
-      }
+      if (!more) cursors.splice(first, 1);
     }
   } finally {
-    for (const cursor of cursors) cursor.statement.free();
+    for (const cursor of cursors) cursor.rows.return();
     itemFields.free();
   }
 }
 
+/** The cursor's next row; false (its statements freed) when none is left. */
 function advance(cursor: TableCursor): boolean {
-  if (!cursor.statement.step()) return false;
-  cursor.row = cursor.statement.get();
+  const next = cursor.rows.next();
+  if (next.done === true) return false;
+  cursor.row = next.value;
   cursor.seq = cursor.row[0] as number;
   return true;
 }

@@ -25,6 +25,10 @@ export interface ObservationRowCodec<K extends ObservationKind = ObservationKind
   readonly insertSql: string;
   /** `SELECT seq, ... FROM <table>` (a metadata packet's triplet after the columns), to be followed by WHERE / ORDER BY. */
   readonly selectSql: string;
+  /** `SELECT seq, ... FROM <table>`: the columns alone (a metadata packet's triplet left for the reader to put at `tripletColumn`). */
+  readonly columnsSql: string;
+  /** Where selectSql puts a metadata packet's triplet in the row; -1 for the other kinds. */
+  readonly tripletColumn: number;
   /** The dataset row's field names, in column order: `seq` first. */
   readonly datasetFields: readonly string[];
   /**
@@ -130,6 +134,8 @@ function createCodec<K extends ObservationKind>(layout: ObservationTable<K>): Ob
     columns,
     insertSql: `INSERT INTO ${quoted(table)} (${names}) VALUES (?, ${columns.map(placeholder).join(', ')})`,
     selectSql: `SELECT ${names}${derived === null ? '' : `, ${TRIPLET_OF_PACKET_SQL}`} FROM ${quoted(table)}`,
+    columnsSql: `SELECT ${names} FROM ${quoted(table)}`,
+    tripletColumn: derived === null ? -1 : derived.triplet,
     datasetFields,
     encode(observation, seq, row, itemsFromTriplet = false) {
       const source = observation as unknown as Record<string, unknown>;

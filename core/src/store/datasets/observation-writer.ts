@@ -14,6 +14,7 @@ import { batchedTransactions } from '../sql-transaction.js';
 import { DatasetError } from './dataset-error.js';
 import { derivedFields, isFieldOfItem, METADATA_FIELDS_TABLE } from './klv-field-derivation.js';
 import { isDecodedFrom } from './metadata-items-derivation.js';
+import { blockRowsByKind, ObservationBlockBuilder, PACKED_KINDS, prepareBlockInsert } from './observation-block-codec.js';
 import { emptyObservationCounts, type ObservationCounts } from './observation-counts.js';
 import { OBSERVATION_ROW_CODECS } from './observation-row-codec.js';
 
@@ -46,7 +47,8 @@ export interface ObservationWriter {
 function lastSeq(db: Database): number {
   const union = OBSERVATION_ROW_CODECS.map((codec) => `SELECT max(seq) AS seq FROM "${codec.table}"`).join(' UNION ALL ');
   const [result] = db.exec(`SELECT coalesce(max(seq), 0) FROM (${union})`);
-  return Math.max(Number(result.values[0][0]), derivedFields(db).lastSeq);
+  const inBlocks = [...blockRowsByKind(db).values()].map((kind) => kind.lastSeq);
+  return Math.max(Number(result.values[0][0]), derivedFields(db).lastSeq, ...inBlocks);
 }
 
 const METADATA_PACKET = observationKindIndex('metadata-packet');
@@ -65,6 +67,18 @@ export function createObservationWriter(db: Database, options: ObservationWriter
   const statements: Statement[] = OBSERVATION_ROW_CODECS.map((codec) => db.prepare(codec.insertSql));
   const fieldsInsert = db.prepare(`INSERT INTO ${METADATA_FIELDS_TABLE} (seq, fields) VALUES (?, ?)`);
   statements.push(fieldsInsert);
+  const blockInsert = prepareBlockInsert(db);
+  statements.push(blockInsert);
+  // The all-number kinds gather their rows into blocks (observation-block-codec.ts), stored when full and before every commit.
+  const blocks = OBSERVATION_ROW_CODECS.map((codec) => (PACKED_KINDS.has(codec.kind) ? new ObservationBlockBuilder(codec.columns) : null));
+  const storeBlock = (index: number): void => {
+    const block = blocks[index];
+    if (block === null || block.count === 0) return;
+    blockInsert.run([OBSERVATION_ROW_CODECS[index].kind, block.firstSeq, block.lastSeq, block.count, block.take()]);
+  };
+  const storeBlocks = (): void => {
+    for (let index = 0; index < blocks.length; index++) storeBlock(index);
+  };
   // The last metadata packet written and how many of its items followed it as fields (klv-field-derivation.ts).
   let packet: MetadataPacketObservation | null = null;
   let packetSeq = 0;
@@ -78,7 +92,7 @@ export function createObservationWriter(db: Database, options: ObservationWriter
   // What the committed transactions hold, for abort().
   let committed = perKind.slice();
   let open = true;
-  const transactions = batchedTransactions(db, rowsPerTransaction, () => (committed = perKind.slice()));
+  const transactions = batchedTransactions(db, rowsPerTransaction, () => (committed = perKind.slice()), storeBlocks);
 
   const countsNow = (): ObservationCounts => {
     const counts = emptyObservationCounts();
@@ -121,7 +135,12 @@ export function createObservationWriter(db: Database, options: ObservationWriter
     const row = rows[index];
     const itemsFromTriplet = index === METADATA_PACKET && tripletSeq === seq && isDecodedFrom(observation as MetadataPacketObservation, triplet);
     OBSERVATION_ROW_CODECS[index].encode(observation, ++seq, row, itemsFromTriplet);
-    statements[index].run(row);
+    const block = blocks[index];
+    if (block === null) statements[index].run(row);
+    else {
+      block.add(row);
+      if (block.full) storeBlock(index);
+    }
     perKind[index]++;
     transactions.afterRow();
     if (index === METADATA_PACKET) {
@@ -146,6 +165,7 @@ export function createObservationWriter(db: Database, options: ObservationWriter
     abort() {
       if (!open) return;
       transactions.rollback();
+      for (const block of blocks) block?.clear();
       release();
       // The rolled-back rows are not stored: count only what the committed transactions hold.
       committed.forEach((count, index) => (perKind[index] = count));

@@ -16,16 +16,16 @@ interface ColumnInfo {
 describe('raw dataset schema', () => {
   const run = useRunDatabase();
 
-  it('is a migration list the store applies, taking a new run database to version 3', () => {
+  it('is a migration list the store applies, taking a new run database to version 4', () => {
     const migrations: readonly Migration[] = RAW_DATASET_MIGRATIONS;
-    expect(migrations.map((m) => m.version)).to.deep.equal([1, 2, 3]);
-    expect(schemaVersionOf(run.db)).to.equal(3);
+    expect(migrations.map((m) => m.version)).to.deep.equal([1, 2, 3, 4]);
+    expect(schemaVersionOf(run.db)).to.equal(4);
   });
 
-  it('creates one table per observation kind, named after the kind, and the metadata packets\' field counts', () => {
+  it('creates one table per observation kind, named after the kind, the metadata packets\' field counts and the observation blocks', () => {
     const tables = run.db.exec("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")[0].values.map(([name]) => name);
-    expect(tables).to.have.members([...OBSERVATION_KINDS.map((kind) => kind.replaceAll('-', '_')), 'metadata_fields']);
-    expect([...OBSERVATION_KINDS.map((kind) => OBSERVATION_TABLES[kind].table), 'metadata_fields']).to.have.members(tables);
+    expect(tables).to.have.members([...OBSERVATION_KINDS.map((kind) => kind.replaceAll('-', '_')), 'metadata_fields', 'observation_block']);
+    expect([...OBSERVATION_KINDS.map((kind) => OBSERVATION_TABLES[kind].table), 'metadata_fields', 'observation_block']).to.have.members(tables);
   });
 
   for (const kind of OBSERVATION_KINDS) {

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import type { Database } from 'sql.js';
 import { OBSERVATION_KINDS } from '../../../src/kernel/observation-kinds.js';
-import type { MetadataPacketObservation, Observation } from '../../../src/kernel/observations.js';
+import type { MetadataPacketObservation, Observation, ObservationKind } from '../../../src/kernel/observations.js';
+import { packedRows } from '../../../src/store/datasets/observation-block-codec.js';
+import { rowCodecOf } from '../../../src/store/datasets/observation-row-codec.js';
 import { countObservations, emptyObservationCounts, totalObservations } from '../../../src/store/datasets/observation-counts.js';
 import { createObservationWriter } from '../../../src/store/datasets/observation-writer.js';
 import { createKlvAwareTsDemuxer } from '../../../src/klv/st1402-demuxer.js';
@@ -21,8 +23,9 @@ function pes(i: number): Observation {
   return { kind: 'pes', pid: 0x100, streamId: 0xe0, pesPacketLength: 0, pts90kHz: i, dts90kHz: null, randomAccess: false, ...at(i) };
 }
 
-function seqs(db: Database, table: string): number[] {
-  return (db.exec(`SELECT seq FROM ${table} ORDER BY seq`)[0]?.values ?? []).map(([seq]) => Number(seq));
+/** The seqs stored of a kind, from its table rows or its blocks (observation-block-codec.ts). */
+function seqs(db: Database, kind: ObservationKind): number[] {
+  return Array.from(packedRows(db, rowCodecOf(kind), 0, 0), (row) => Number(row[0]));
 }
 
 describe('observation writer', () => {
