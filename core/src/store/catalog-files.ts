@@ -36,6 +36,11 @@ export function getFile(db: Database, hash: string): FileRow | undefined {
   return row && { hash: textColumn(row, 'hash'), size: numberColumn(row, 'size'), firstPath: textColumn(row, 'first_path'), firstSeenMs: numberColumn(row, 'first_seen_ms') };
 }
 
+/** Whether any known content has this size: when none has, a file of this size is content the catalog has never seen. */
+export function hasFileOfSize(db: Database, size: number): boolean {
+  return selectOne(db, 'SELECT 1 AS known FROM files WHERE size = $size LIMIT 1', { $size: size }) !== undefined;
+}
+
 export function putFileRecord(db: Database, record: FileRecordRow): void {
   execute(
     db,

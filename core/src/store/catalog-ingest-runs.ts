@@ -13,6 +13,7 @@ export type IngestRunEnd = Exclude<IngestRunStatus, 'running'>;
 
 export interface IngestRunRow {
   id: string;
+  /** '' while a running run's file is still being hashed beside its pass (setIngestRunHash). */
   hash: string;
   path: string;
   status: IngestRunStatus;
@@ -123,4 +124,9 @@ function ingestRunFrom(row: SqlRow): IngestRunRow {
     timings: jsonColumn<Record<string, number>>(row, 'timings'),
     error: optionalTextColumn(row, 'error'),
   };
+}
+
+/** Sets the file hash of a run started before its file's hash was known (hashed beside the run's pass). */
+export function setIngestRunHash(db: Database, id: string, hash: string): void {
+  execute(db, 'UPDATE ingest_runs SET hash = $hash WHERE id = $id', { $id: id, $hash: hash });
 }

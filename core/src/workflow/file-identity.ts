@@ -8,17 +8,24 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Database } from 'sql.js';
-import { getFileRecord, putFile, putFileRecord } from '../store/catalog-files.js';
+import { getFileRecord, hasFileOfSize, putFile, putFileRecord } from '../store/catalog-files.js';
 import { hashFile, type FileHasher, type FileHashOptions } from './file-hash.js';
 
 export interface FileIdentity {
   /** Absolute path. */
   path: string;
+  /** '' while `hashPending`. */
   hash: string;
   size: number;
   mtimeMs: number;
   /** False when the stored record was reused without reading the file. */
   hashed: boolean;
+  /**
+   * The hash is to be computed beside the first pass over the file
+   * (`deferNewContent`): the content is new to the catalog, so no stage of
+   * it can be cached. The pass sets `hash` (recordFileHash) and clears this.
+   */
+  hashPending?: boolean;
 }
 
 export interface FileIdentityOptions extends FileHashOptions {
@@ -26,6 +33,12 @@ export interface FileIdentityOptions extends FileHashOptions {
   hasher?: FileHasher;
   /** Default Date.now(). */
   nowMs?: number;
+  /**
+   * A file whose size no known content has (so its content is new: nothing
+   * of it can be cached) is not hashed here but returned `hashPending`, for
+   * the pass that has to read it anyway to hash it beside its read.
+   */
+  deferNewContent?: boolean;
 }
 
 /**
@@ -34,7 +47,7 @@ export interface FileIdentityOptions extends FileHashOptions {
  * only the in-memory catalog: the caller saves it.
  */
 export async function identifyFile(catalog: Database, path: string, options: FileIdentityOptions = {}): Promise<FileIdentity> {
-  const { hasher = hashFile, nowMs = Date.now(), ...hashOptions } = options;
+  const { hasher = hashFile, nowMs = Date.now(), deferNewContent = false, ...hashOptions } = options;
   const absolute = resolve(path);
   // Taken before hashing: if the file changes while it is read, its new mtime
   // will not match this record, and the next call hashes it again.
@@ -43,8 +56,15 @@ export async function identifyFile(catalog: Database, path: string, options: Fil
   if (record !== undefined && record.size === size && record.mtimeMs === mtimeMs) {
     return { path: absolute, hash: record.hash, size, mtimeMs, hashed: false };
   }
-  const hash = await hasher(absolute, hashOptions);
-  putFile(catalog, { hash, size, firstPath: absolute, firstSeenMs: nowMs });
-  putFileRecord(catalog, { path: absolute, size, mtimeMs, hash, checkedMs: nowMs });
-  return { path: absolute, hash, size, mtimeMs, hashed: true };
+  if (deferNewContent && !hasFileOfSize(catalog, size)) return { path: absolute, hash: '', size, mtimeMs, hashed: false, hashPending: true };
+  const file: FileIdentity = { path: absolute, hash: await hasher(absolute, hashOptions), size, mtimeMs, hashed: true };
+  recordFileHash(catalog, file, nowMs);
+  return file;
+}
+
+/** Records the file's content and the path's record of it (files and file_records), in the in-memory catalog. */
+export function recordFileHash(catalog: Database, file: FileIdentity, nowMs: number): void {
+  const { path, size, mtimeMs, hash } = file;
+  putFile(catalog, { hash, size, firstPath: path, firstSeenMs: nowMs });
+  putFileRecord(catalog, { path, size, mtimeMs, hash, checkedMs: nowMs });
 }

@@ -26,14 +26,15 @@ import { KlvSummaryBuilder } from '../klv/klv-summary.js';
 import { createKlvAwareTsDemuxer } from '../klv/st1402-demuxer.js';
 import { InventoryBuilder } from '../ts/inventory.js';
 import { CACHED_STAGES, getStagePayload, putStagePayload, stagePayloadVersion, type CachedStage } from '../store/catalog-stages.js';
-import { createIngestRun, deleteIngestRun, finishIngestRun, getIngestRun, latestCompletedIngestRun, type IngestRunRow } from '../store/catalog-ingest-runs.js';
+import { createIngestRun, deleteIngestRun, finishIngestRun, getIngestRun, latestCompletedIngestRun, setIngestRunHash, type IngestRunRow } from '../store/catalog-ingest-runs.js';
 import type { DatabaseLease } from '../store/database-cache.js';
 import type { Store } from '../store/store.js';
 import type { StoredRun } from '../store/stored-run.js';
 import { createRunObservationWriter, type RunObservationWriter } from '../store/run-observation-writer.js';
 import { createRunPointWriter } from '../store/run-point-writer.js';
 import { WORKFLOW_STAGES, compatibilityKey, stageKey, type CompatibilityKey, type WorkflowStage } from './compatibility-key.js';
-import { identifyFile, type FileIdentity } from './file-identity.js';
+import { hashFileInWorker } from './file-hash-worker.js';
+import { identifyFile, recordFileHash, type FileIdentity } from './file-identity.js';
 import type { AnalyzePayload, IngestPayload, InspectionResult, ProcessPayload, ProcessedCheck, ReportPayload, StageOutcome } from './stage-payloads.js';
 import { TOP_VIOLATIONS_PER_CHECK } from './stage-payloads.js';
 import { buildReport } from './report-builder.js';
@@ -90,6 +91,16 @@ export interface StageRunOptions {
   through?: WorkflowStage;
 }
 
+export interface IdentifyOptions extends StageRunOptions {
+  /**
+   * Content new to the catalog (no known file has its size) is hashed beside
+   * the first pass over the file instead of before it: the identity comes
+   * back `hashPending`, and that pass (a stage run with `runStage`) sets its
+   * hash. For callers that run the stages next; the default hashes first.
+   */
+  deferNewContent?: boolean;
+}
+
 /** The checks' run over a stored run: where their points go, and the process payload once they are done. */
 interface CheckRun {
   readonly pointSinks: PointSink[];
@@ -130,11 +141,15 @@ export class FileWorkflow {
     return this.store.catalog.db;
   }
 
-  /** The file's hash (from its record when unchanged) and the catalog saved with the record. */
-  async identify(path: string, options: StageRunOptions = {}): Promise<FileIdentity> {
+  /** The file's hash (from its record when unchanged, or pending: `deferNewContent`) and the catalog saved with the record. */
+  async identify(path: string, options: IdentifyOptions = {}): Promise<FileIdentity> {
     let file: FileIdentity;
     try {
-      file = await identifyFile(this.catalog, path, { signal: options.signal, onProgress: (done, total) => options.onProgress?.(done, total, 'hash') });
+      file = await identifyFile(this.catalog, path, {
+        signal: options.signal,
+        onProgress: (done, total) => options.onProgress?.(done, total, 'hash'),
+        deferNewContent: options.deferNewContent,
+      });
     } catch (cause) {
       throw unreadable(path, cause);
     }
@@ -259,6 +274,7 @@ export class FileWorkflow {
         backlog: () => observations.backlog() ?? checks?.backlog() ?? null,
         onPacketSize: analysis?.onPacketSize,
       });
+      if (run.hash !== file.hash) setIngestRunHash(this.catalog, run.id, file.hash);
       const analyzed = analysis?.payload(file, started);
       const counts: Record<string, number> = await observations.finish();
       const ingest: IngestPayload = { runId: run.id, counts, bytes: result.bytes, elapsedMs: performance.now() - started };
@@ -279,8 +295,9 @@ export class FileWorkflow {
       // Given back before the run's folder is deleted (deleting evicts it from the open runs).
       lease?.release();
       lease = undefined;
-      // A file that is no transport stream leaves no run, as when the analysis reads it alone.
-      if (error instanceof WorkflowError && error.code === 'ERR_NOT_TRANSPORT_STREAM') await this.forgetRun(run);
+      // A file that is no transport stream leaves no run, as when the analysis reads it alone; nor does a run
+      // whose file's hash never came (it ended before its pass did): no file could list it.
+      if ((error instanceof WorkflowError && error.code === 'ERR_NOT_TRANSPORT_STREAM') || file.hashPending) await this.forgetRun(run);
       else await this.endRun(run, options.signal?.aborted ? 'cancelled' : 'failed', error);
       throw error;
     } finally {
@@ -424,7 +441,7 @@ export class FileWorkflow {
    * under the current key; returns the payloads and how each was obtained.
    */
   async inspect(path: string, options: StageRunOptions = {}): Promise<InspectionResult> {
-    const file = await this.identify(path, options);
+    const file = await this.identify(path, { ...options, deferNewContent: true });
     const stages: StageOutcome[] = [];
     const payloads: Partial<Record<WorkflowStage, unknown>> = {};
     for (const stage of WORKFLOW_STAGES) {
@@ -466,19 +483,42 @@ export class FileWorkflow {
     } catch (cause) {
       throw unreadable(file.path, cause);
     }
-    const result = await runPipeline(pass.backlog ? pacedBy(source, pass.backlog) : source, {
-      checks: pass.checks ? this.checks : [],
-      rules: this.rules,
-      keepPoints: false,
-      pointSinks: pass.checks,
-      observationSinks: pass.sinks.observe,
-      sinkKinds: pass.sinks.kinds,
-      demuxerFactory: (sink, made) => (demuxer = this.demuxerFactory(sink, made)),
-      onProgress: (done) => options.onProgress?.(done, total, phase),
-      signal: options.signal,
-    });
+    // Content new to the catalog is hashed on a worker thread while this pass reads it.
+    const stopHash = new AbortController();
+    const digest = file.hashPending ? hashFileInWorker(file.path, options.signal ? AbortSignal.any([options.signal, stopHash.signal]) : stopHash.signal) : undefined;
+    digest?.catch(() => undefined); // awaited after the pass, which may fail first
+    let result: PipelineResult;
+    try {
+      result = await runPipeline(pass.backlog ? pacedBy(source, pass.backlog) : source, {
+        checks: pass.checks ? this.checks : [],
+        rules: this.rules,
+        keepPoints: false,
+        pointSinks: pass.checks,
+        observationSinks: pass.sinks.observe,
+        sinkKinds: pass.sinks.kinds,
+        demuxerFactory: (sink, made) => (demuxer = this.demuxerFactory(sink, made)),
+        onProgress: (done) => options.onProgress?.(done, total, phase),
+        signal: options.signal,
+      });
+    } catch (error) {
+      stopHash.abort();
+      throw error;
+    }
+    if (digest) await this.settleHash(file, digest);
     pass.onPacketSize?.(demuxer?.packetSize ?? null);
     return result;
+  }
+
+  /** A pending hash, once its worker is done: set on the identity and recorded in the catalog (saved with the stage). */
+  private async settleHash(file: FileIdentity, digest: Promise<string>): Promise<void> {
+    try {
+      file.hash = await digest;
+    } catch (cause) {
+      throw unreadable(file.path, cause);
+    }
+    file.hashed = true;
+    delete file.hashPending;
+    recordFileHash(this.catalog, file, this.now());
   }
 
   private async forgetRun(run: IngestRunRow): Promise<void> {

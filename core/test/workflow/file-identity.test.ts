@@ -80,4 +80,21 @@ describe('identifyFile', () => {
     expect(aborted).to.have.property('name', 'AbortError');
     expect(getFileRecord(catalog.db, join(folder.path, 'b.ts'))).to.be.undefined;
   });
+
+  it('with deferNewContent, leaves the hash pending for content of a size no known file has, and hashes first otherwise', async () => {
+    const known = await writeRecording('known.ts', 'twelve bytes');
+    await identifyFile(catalog.db, known, { hasher: countingHasher });
+    const sameSize = await writeRecording('same-size.ts', 'other twelve');
+    const newSize = await writeRecording('new-size.ts', 'a size never seen');
+    const pending = await identifyFile(catalog.db, newSize, { hasher: countingHasher, deferNewContent: true });
+    expect(pending).to.deep.equal({ path: newSize, hash: '', size: 17, mtimeMs: MTIME_S * 1000, hashed: false, hashPending: true });
+    expect(getFileRecord(catalog.db, newSize), 'nothing recorded while pending').to.be.undefined;
+    // A file of a known size may be known content: hashed before the stages, as without the option.
+    const hashed = await identifyFile(catalog.db, sameSize, { hasher: countingHasher, deferNewContent: true });
+    expect(hashed).to.include({ hashed: true, hash: await hashFile(sameSize) });
+    expect(hashed).to.not.have.property('hashPending');
+    // An unchanged record is used as ever.
+    expect(await identifyFile(catalog.db, known, { hasher: countingHasher, deferNewContent: true })).to.include({ hashed: false, hash: await hashFile(known) });
+    expect(hashedPaths).to.deep.equal([known, sameSize]);
+  });
 });

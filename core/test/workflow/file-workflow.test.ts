@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createReadStream } from 'node:fs';
-import { readdir, writeFile } from 'node:fs/promises';
+import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { defineCheck } from '../../src/kernel/define-check.js';
@@ -8,12 +8,14 @@ import type { Observation } from '../../src/kernel/observations.js';
 import { runPipeline } from '../../src/kernel/pipeline.js';
 import { createKlvAwareTsDemuxer } from '../../src/klv/st1402-demuxer.js';
 import { generateTransportStream, parseFaultSpec } from '../../src/gen/index.js';
+import { getFile, getFileRecord } from '../../src/store/catalog-files.js';
 import { getIngestRun, listIngestRuns } from '../../src/store/catalog-ingest-runs.js';
 import { getStagePayload } from '../../src/store/catalog-stages.js';
 import { readDataset } from '../../src/store/datasets/dataset-query.js';
 import { RAW_DATASET_NAMES } from '../../src/store/datasets/raw-datasets.js';
 import { stageKey } from '../../src/workflow/compatibility-key.js';
 import { Store, type StoreOptions } from '../../src/store/store.js';
+import { hashFile } from '../../src/workflow/file-hash.js';
 import { FileWorkflow } from '../../src/workflow/file-workflow.js';
 import type { InspectionResult } from '../../src/workflow/stage-payloads.js';
 import { JobQueue } from '../../src/workflow/job-queue.js';
@@ -106,7 +108,7 @@ describe('FileWorkflow', function () {
     expect(first.report.topViolations[0]).to.include({ checkId: 'pcr-gaps', type: 'pcr-gap' });
   });
 
-  it('reads the file once after hashing it on a first inspection (analyze, ingest and the checks in one pass), with the payloads of separate stages', async () => {
+  it('reads the file once on a first inspection (analyze, ingest and the checks in one pass, the hash beside it), with the payloads of separate stages', async () => {
     const path = await writeStream('one-pass.ts', ['pcr-gap@2']);
     let opened = 0;
     const counting = { size: (file: string) => files.size(file), open: (file: string, options: { signal?: AbortSignal }) => (opened++, files.open(file, options)) };
@@ -132,6 +134,54 @@ describe('FileWorkflow', function () {
     expect(withoutTimes(onePass.analyze)).to.deep.equal(withoutTimes(separate.analyze));
     expect(withoutTimes(onePass.ingest)).to.deep.equal(withoutTimes(separate.ingest));
     expect(withoutTimes(onePass.process)).to.deep.equal(withoutTimes(separate.process));
+  });
+
+  it('hashes content new to the catalog beside its first pass, records it, and reuses every stage for it at any path of that content', async () => {
+    const path = await writeStream('new-content.ts', ['pcr-gap@2']);
+    await withStore(async (store) => {
+      const workflow = new FileWorkflow({ store, files, checks: [pcrGaps, klvCount] });
+      const first = await workflow.inspect(path);
+      const hash = await hashFile(path);
+      expect(first.fileHash).to.equal(hash);
+      expect(first.stages.map((s) => s.reused)).to.deep.equal([false, false, false, false]);
+      expect(getFile(store.catalog.db, hash)).to.include({ hash, firstPath: path });
+      expect(getFileRecord(store.catalog.db, path)).to.include({ hash });
+      expect(listIngestRuns(store.catalog.db, hash).map((r) => [r.id, r.status])).to.deep.equal([[first.latestIngestRunId, 'completed']]);
+      expect(workflow.firstStageToRun(hash)).to.equal('report');
+
+      // The same content elsewhere is of a known size: hashed first, and every stage reused.
+      const copy = join(folder.path, 'new-content-copy.ts');
+      await copyFile(path, copy);
+      expect(await workflow.identify(copy, { deferNewContent: true })).to.include({ hash, hashed: true });
+      expect((await workflow.inspect(copy)).stages.map((s) => s.reused)).to.deep.equal([true, true, true, false]);
+
+      // Other content of that size: hashed first too, and inspected as the new content it is.
+      const changed = await readFile(path);
+      changed[changed.length - 1] ^= 0xff;
+      const other = join(folder.path, 'new-content-changed.ts');
+      await writeFile(other, changed);
+      const otherResult = await workflow.inspect(other);
+      expect(otherResult.fileHash).to.equal(await hashFile(other)).and.not.equal(hash);
+      expect(otherResult.stages.map((s) => s.reused)).to.deep.equal([false, false, false, false]);
+    });
+  });
+
+  it('a first pass over new content that is cancelled leaves no run, no file record and no run file; the next inspection completes', async () => {
+    const path = await writeStream('new-cancelled.ts', [], 20);
+    await withStore(async (store) => {
+      const workflow = new FileWorkflow({ store, files, checks: [pcrGaps] });
+      const controller = new AbortController();
+      const error = await workflow
+        .inspect(path, { signal: controller.signal, onProgress: (done, _total, phase) => phase === 'ingest' && done > 0 && controller.abort() })
+        .catch((e: unknown) => e);
+      expect(error, 'the inspection stops with the abort').to.have.property('name', 'AbortError');
+      expect(store.catalog.db.exec('SELECT count(*) FROM ingest_runs')[0].values[0][0], 'runs').to.equal(0);
+      expect(getFileRecord(store.catalog.db, path)).to.be.undefined;
+      expect(await readdir(join(store.dataDir, 'runs'))).to.deep.equal([]);
+      const done = await workflow.inspect(path);
+      expect(done.fileHash).to.equal(await hashFile(path));
+      expect(getIngestRun(store.catalog.db, done.latestIngestRunId)).to.include({ status: 'completed', hash: done.fileHash });
+    });
   });
 
   it('keeps an error among the top violations when many warnings come before it', async () => {

@@ -19,7 +19,7 @@ export interface StoredInspection {
   points: Point[] | null;
 }
 
-/** A first inspection reads the file once after hashing it: the analysis and the checks run in the ingest's pass; the checks alone (after a rule change) over the stored run. */
+/** A first inspection reads the file once (new content is hashed beside that read, other content first): the analysis and the checks run in the ingest's pass; the checks alone (after a rule change) over the stored run. */
 const PHASE_LABELS: Readonly<Record<ProgressPhase, string>> = { hash: 'Hashing', analyze: 'Analyzing', ingest: 'Analyzing, ingesting and checking', process: 'Checking the stored run' };
 
 export async function inspectWithStore(path: string, dataDir: string | true, loadChecks: Promise<CliChecks>, onlyCheck?: string): Promise<StoredInspection> {

@@ -57,7 +57,8 @@ export function stageOptionsOf(context: JobContext): FileStagesOptions {
 /** The stages up to `last`, run here (the caller is a job). */
 export async function runStagesUpTo<S extends LastStage>(workflow: FileWorkflow, path: string, last: S, options: FileStagesOptions = {}): Promise<FileStages<S>> {
   const meter = new ReadMeter(options.progress);
-  const file = await workflow.identify(path, { signal: options.signal, onProgress: meter.onProgress });
+  // New content is hashed beside the stages' pass over it (FileWorkflow.identify).
+  const file = await workflow.identify(path, { signal: options.signal, onProgress: meter.onProgress, deferNewContent: true });
   const stages = stagesThrough(last);
   meter.plan(workflow.fileReadsThrough(file.hash, last) * file.size);
   const outcomes: StageOutcome[] = [];
@@ -74,11 +75,12 @@ export async function runStagesUpTo<S extends LastStage>(workflow: FileWorkflow,
 /**
  * The stages up to `last` for a request: answered at once when all of them
  * are cached (no file is read), else run as a job of the queue, waited for.
- * Hashing a file the catalog does not know yet happens in the request.
+ * Hashing a file whose content may be known happens in the request; new
+ * content (no known file has its size) is hashed in the job, beside its pass.
  */
 export async function stagesUpTo<S extends LastStage>(deps: Pick<InspectionDeps, 'rules' | 'jobs'>, path: string, last: S): Promise<FileStages<S>> {
   const workflow = deps.rules.workflow();
-  const file = await workflow.identify(path);
+  const file = await workflow.identify(path, { deferNewContent: true });
   const reusable = workflow.reusablePayloads(file.hash);
   const stages = stagesThrough(last);
   // Everything cached: answered from the payloads at hand, without the queue and without asking the catalog again.
