@@ -27,21 +27,26 @@ export interface RunObservationWriter {
 export interface RunObservationWriterOptions {
   /** Rows per transaction (observation-writer.ts); a part may end after each. Default 10 000. */
   rowsPerTransaction?: number;
+  /** The klv-field observations made from their packets' items (ObservationWriterOptions). */
+  fieldsFromItems?: boolean;
 }
 
 export function createRunObservationWriter(run: StoredRun, options: RunObservationWriterOptions = {}): RunObservationWriter {
   const rowsPerTransaction = options.rowsPerTransaction ?? run.partOptions.rowsPerTransaction ?? DEFAULT_ROWS_PER_TRANSACTION;
   let part!: ObservationWriter;
   let written = 0;
+  // The seq a next part goes on after: the observations written, and any fields made from items.
+  let lastSeq = 0;
   const sequence = new PartSequence<DatasetPart>({
     folder: run.folder,
     fileName: observationPartFile,
     label: `ingest run ${run.runId} observations`,
     migrations: RAW_DATASET_MIGRATIONS,
     partBytes: run.partOptions.partBytes ?? DEFAULT_PART_BYTES,
-    open: (database) => (part = createObservationWriter(database.db, { afterSeq: written, rowsPerTransaction })),
+    open: (database) => (part = createObservationWriter(database.db, { afterSeq: lastSeq, rowsPerTransaction, fieldsFromItems: options.fieldsFromItems })),
     close: (database) => {
       part.finish();
+      lastSeq = part.lastSeq();
       return summarizePart(database.db);
     },
   });

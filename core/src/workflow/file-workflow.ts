@@ -20,6 +20,7 @@ import type { SessionResult } from '../kernel/check-session.js';
 import { parseCheckRules } from '../kernel/check-rules.js';
 import type { AnyCheck } from '../kernel/define-check.js';
 import type { Demuxer, DemuxerFactory } from '../kernel/demuxer-factory.js';
+import { OBSERVATION_KINDS } from '../kernel/observation-kinds.js';
 import type { Observation, ObservationKind, ObservationSink } from '../kernel/observations.js';
 import { runObservations, runPipeline, type ByteSource, type PipelineResult, type SourceChunk } from '../kernel/pipeline.js';
 import { KlvSummaryBuilder } from '../klv/klv-summary.js';
@@ -266,10 +267,15 @@ export class FileWorkflow {
     try {
       // Leased, not opened and closed: the run stays open for the `process` and the reads that follow.
       lease = await this.store.leaseRun(run.id, { create: true, exclusive: true });
-      const observations = (writer = createRunObservationWriter(lease.database));
+      // Unless a check reads klv-field, the pass leaves the fields unmade and the writer stores them as their packets' items.
+      const fieldsFromItems = !(withChecks && this.checks.some((check) => check.consumes.includes('klv-field')));
+      const observations = (writer = createRunObservationWriter(lease.database, { fieldsFromItems }));
       const checks = withChecks ? (checking = await this.startChecks(lease.database)) : undefined;
       const result = await this.readFile(file, 'ingest', options, {
-        sinks: { observe: analysis ? [observations.write, ...analysis.sinks.observe] : [observations.write] },
+        sinks: {
+          observe: analysis ? [observations.write, ...analysis.sinks.observe] : [observations.write],
+          kinds: fieldsFromItems ? KINDS_BUT_FIELDS : undefined,
+        },
         checks: checks?.pointSinks,
         backlog: () => observations.backlog() ?? checks?.backlog() ?? null,
         onPacketSize: analysis?.onPacketSize,
@@ -279,7 +285,8 @@ export class FileWorkflow {
       const counts: Record<string, number> = await observations.finish();
       const ingest: IngestPayload = { runId: run.id, counts, bytes: result.bytes, elapsedMs: performance.now() - started };
       const afterRead = performance.now();
-      const processed = checks && (await checks.finish(result, afterRead));
+      // Its observations as a pass that made every kind counts them (process over the stored run counts them so too).
+      const processed = checks && (await checks.finish({ ...result, observations: sumOf(counts) }, afterRead));
       finishIngestRun(this.catalog, run.id, { status: 'completed', finishedMs: this.now(), counts, timings: { ingestMs: Math.round(ingest.elapsedMs) } });
       if (analyzed) putStagePayload(this.catalog, { hash: file.hash, stage: 'analyze', compatibilityKey: this.key.parseKey, payload: analyzed, createdMs: this.now() });
       putStagePayload(this.catalog, { hash: file.hash, stage: 'ingest', compatibilityKey: this.key.parseKey, payload: ingest, createdMs: this.now() });
@@ -314,7 +321,7 @@ export class FileWorkflow {
     try {
       const stored = lease.database;
       const checking = await this.startChecks(stored);
-      const total = Object.values(run.counts).reduce((sum, n) => sum + n, 0);
+      const total = sumOf(run.counts);
       // Only the kinds the checks read (no check reads klv-field, three quarters of a KLV recording's observations).
       const consumed = new Set<ObservationKind>(this.checks.flatMap((check) => check.consumes));
       let result;
@@ -553,6 +560,13 @@ class AnalysisPass {
     }
     return { inventory: built, klv: this.klv.build(), elapsedMs: performance.now() - started };
   }
+}
+
+/** Every observation kind but klv-field, which a pass leaves unmade when only the store would read it. */
+const KINDS_BUT_FIELDS: readonly ObservationKind[] = OBSERVATION_KINDS.filter((kind) => kind !== 'klv-field');
+
+function sumOf(counts: Readonly<Record<string, number>>): number {
+  return Object.values(counts).reduce((sum, n) => sum + n, 0);
 }
 
 /** The source's chunks, each handed on once the writers' saves have caught up (so memory stays bounded on a slow disk). */

@@ -266,6 +266,11 @@ describe('FileWorkflow', function () {
         const parts = await store.readRun(runId, (run) => [run.parts.length, run.pointParts(onePass.process.checkKey)?.parts.length]);
         expect(parts[0]).to.be.greaterThan(5);
         expect(parts[1]).to.be.greaterThan(2);
+        // The pass made no klv-field (no check reads it): the parts keep them as items, and give back what a pass making every kind emits.
+        const emitted: Observation[] = [];
+        await runPipeline(createReadStream(path), { checks: [], demuxerFactory: createKlvAwareTsDemuxer, observationSinks: [(o: Observation) => emitted.push(o)] });
+        expect(emitted.some((o) => o.kind === 'klv-field')).to.equal(true);
+        expect(await store.readRun(runId, (run) => [...run.replay()])).to.deep.equal(emitted);
 
         const alone = await workflow.process(onePass.fileHash);
         expect(alone.observations).to.equal(onePass.process.observations);

@@ -25,6 +25,14 @@ export interface ObservationWriterOptions {
   rowsPerTransaction?: number;
   /** Number the rows after this `seq` (a run's next part); default: after the largest stored. */
   afterSeq?: number;
+  /**
+   * The pass makes no klv-field observations (none of its readers wants
+   * them, so the KLV observer leaves them unmade): each metadata packet's
+   * items are stored as the fields the observer makes right after it, one
+   * per item at the seqs after the packet's, as if they had come. A klv-field
+   * written then is an error. Default false: the fields are written.
+   */
+  fieldsFromItems?: boolean;
 }
 
 export interface ObservationWriter {
@@ -32,6 +40,8 @@ export interface ObservationWriter {
   readonly write: ObservationSink;
   /** The observations stored so far, per kind (a copy). */
   counts(): ObservationCounts;
+  /** The `seq` of the last observation stored (a field made from its packet's items included). */
+  lastSeq(): number;
   /** Commits what is pending, releases the statements and returns the counts per kind. */
   finish(): ObservationCounts;
   /**
@@ -63,6 +73,7 @@ export function createObservationWriter(db: Database, options: ObservationWriter
       value: rowsPerTransaction,
     });
   }
+  const fieldsFromItems = options.fieldsFromItems ?? false;
   let seq = options.afterSeq ?? lastSeq(db);
   const statements: Statement[] = OBSERVATION_ROW_CODECS.map((codec) => db.prepare(codec.insertSql));
   const fieldsInsert = db.prepare(`INSERT INTO ${METADATA_FIELDS_TABLE} (seq, fields) VALUES (?, ?)`);
@@ -124,6 +135,9 @@ export function createObservationWriter(db: Database, options: ObservationWriter
     if (index < 0) {
       throw new DatasetError('ERR_DATASET_UNSUPPORTED_KIND', `an observation of kind '${String(observation.kind)}' has no table`, { kind: observation.kind });
     }
+    if (index === KLV_FIELD && fieldsFromItems) {
+      throw new DatasetError('ERR_DATASET_UNSUPPORTED_KIND', 'a klv-field observation came to a writer that makes the fields from their packets\' items', { kind: observation.kind });
+    }
     if (index === KLV_FIELD && packet !== null && seq === packetSeq + itemFields && isFieldOfItem(observation as KlvFieldObservation, packet, itemFields)) {
       seq++;
       itemFields++;
@@ -146,6 +160,12 @@ export function createObservationWriter(db: Database, options: ObservationWriter
     if (index === METADATA_PACKET) {
       packet = observation as MetadataPacketObservation;
       packetSeq = seq;
+      if (fieldsFromItems) {
+        // The fields the KLV observer makes after the packet (klv-packet-observer.ts), one per item.
+        itemFields = packet.items.length;
+        seq += itemFields;
+        perKind[KLV_FIELD] += itemFields;
+      }
     } else if (index === KLV_PACKET) {
       triplet = observation as KlvPacketObservation;
       tripletSeq = seq;
@@ -155,6 +175,7 @@ export function createObservationWriter(db: Database, options: ObservationWriter
   return {
     write,
     counts: countsNow,
+    lastSeq: () => seq,
     finish() {
       assertOpen();
       endItemFields();

@@ -10,7 +10,7 @@ import { createKlvAwareTsDemuxer } from '../../../src/klv/st1402-demuxer.js';
 import { generateTransportStream } from '../../../src/gen/index.js';
 import { replayObservations } from '../../../src/store/datasets/observation-replay.js';
 import { GENERATED_CASES, generatedObservations } from './generated-observations.js';
-import { useRunDatabase } from './run-database-in-memory.js';
+import { runDatabaseInMemory, useRunDatabase } from './run-database-in-memory.js';
 import { datasetErrorOf } from './dataset-error-of.js';
 
 const at = (i: number) => ({ offset: i * 188, packetIndex: i, t: null });
@@ -158,5 +158,40 @@ describe('metadata packets kept as their triplet', () => {
     const items = run.db.exec('SELECT items IS NULL FROM metadata_packet ORDER BY seq')[0].values.map(([isNull]) => isNull);
     expect(items).to.deep.equal([0, 0]);
     expect([...replayObservations(run.db)]).to.deep.equal([observations[first - 1], copy, packet]);
+  });
+});
+
+describe('klv-field observations made from their packets\' items (fieldsFromItems)', () => {
+  const run = useRunDatabase();
+
+  it('stores from a pass that leaves the fields unmade what a pass that makes them stores: every kind replays equal, fields included, with the same counts', async () => {
+    for (const { name, options } of GENERATED_CASES) {
+      const { bytes, observations } = generatedObservations(options);
+      const withFields = await runDatabaseInMemory();
+      const fromItems = await runDatabaseInMemory();
+      try {
+        const writer = createObservationWriter(withFields);
+        observations.forEach(writer.write);
+        const expectedCounts = writer.finish();
+        expect(expectedCounts['klv-field'], name).to.be.above(0);
+
+        const itemsWriter = createObservationWriter(fromItems, { fieldsFromItems: true });
+        const demuxer = createKlvAwareTsDemuxer(itemsWriter.write, { klvFields: false });
+        demuxer.push(bytes);
+        demuxer.end();
+        expect(itemsWriter.lastSeq(), name).to.equal(observations.length);
+        expect(itemsWriter.finish(), name).to.deep.equal(expectedCounts);
+        expect([...replayObservations(fromItems)], name).to.deep.equal([...replayObservations(withFields)]);
+      } finally {
+        withFields.close();
+        fromItems.close();
+      }
+    }
+  });
+
+  it('refuses a klv-field observation, which it would otherwise store twice', () => {
+    const writer = createObservationWriter(run.db, { fieldsFromItems: true });
+    const field = generatedObservations(GENERATED_CASES[0].options).observations.find((o) => o.kind === 'klv-field') as Observation;
+    expect(datasetErrorOf(() => writer.write(field))).to.include({ code: 'ERR_DATASET_UNSUPPORTED_KIND' });
   });
 });
