@@ -138,6 +138,19 @@ describe('metadata packets kept as their triplet', () => {
     expect([...replayObservations(run.db)]).to.deep.equal(observations);
   });
 
+  it('decodes a replayed packet\'s items from its triplet only when they are first read, then keeps them', () => {
+    const writer = createObservationWriter(run.db);
+    observations.forEach(writer.write);
+    writer.finish();
+    const original = observations.find((o) => o.kind === 'metadata-packet') as MetadataPacketObservation;
+    const replayed = [...replayObservations(run.db, new Set(['metadata-packet']))][0] as MetadataPacketObservation;
+    expect(Object.getOwnPropertyDescriptor(replayed, 'items')?.get, 'not decoded yet').to.be.a('function');
+    expect(replayed.timestampMicros).to.equal(original.timestampMicros);
+    const items = replayed.items;
+    expect(items).to.deep.equal(original.items);
+    expect(Object.getOwnPropertyDescriptor(replayed, 'items')).to.include({ value: items, enumerable: true });
+  });
+
   it('replays only the kinds asked for, in emission order: fields without their packets, packets without their fields', () => {
     const writer = createObservationWriter(run.db);
     observations.forEach(writer.write);
