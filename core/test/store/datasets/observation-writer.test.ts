@@ -144,7 +144,7 @@ describe('metadata packets kept as their triplet', () => {
     writer.finish();
     const original = observations.find((o) => o.kind === 'metadata-packet') as MetadataPacketObservation;
     const replayed = [...replayObservations(run.db, new Set(['metadata-packet']))][0] as MetadataPacketObservation;
-    expect(Object.getOwnPropertyDescriptor(replayed, 'items')?.get, 'not decoded yet').to.be.a('function');
+    expect(typeof Object.getOwnPropertyDescriptor(replayed, 'items')?.get, 'not decoded yet').to.equal('function');
     expect(replayed.timestampMicros).to.equal(original.timestampMicros);
     const items = replayed.items;
     expect(items).to.deep.equal(original.items);
