@@ -110,10 +110,16 @@ interface CheckState {
   readonly block: PointBlockBuilder;
   /** The check's `n` of the block's first point. */
   firstN: number;
-  /** The series of its last point, and its number: a check's consecutive points mostly share one. */
-  last: SeriesOf | null;
-  lastSeries: number;
+  /**
+   * The numbers of the series its points used lately, the latest first: a
+   * check's consecutive points mostly share one, or take turns among a few
+   * (one per PID), which are found here without making their key.
+   */
+  readonly recent: number[];
 }
+
+/** Series a check's recent list holds. */
+const RECENT_SERIES = 8;
 
 /**
  * Writes points into one part: `n` counts each check's points on from
@@ -142,7 +148,16 @@ export function createCheckPointWriter(db: Database, countsBefore: Readonly<Reco
   };
 
   const seriesOf = (state: CheckState, point: Point, checkId: string): number => {
-    if (state.last !== null && sameSeries(state.last, point)) return state.lastSeries;
+    const recent = state.recent;
+    for (let i = 0; i < recent.length; i++) {
+      const series = recent[i];
+      if (!sameSeries(seriesList[series], point)) continue;
+      if (i > 0) {
+        recent.copyWithin(1, 0, i);
+        recent[0] = series;
+      }
+      return series;
+    }
     const key = seriesKey(point, checkId);
     let series = seriesNumbers.get(key);
     if (series === undefined) {
@@ -152,8 +167,9 @@ export function createCheckPointWriter(db: Database, countsBefore: Readonly<Reco
       pointsOfSeries.push(0);
       insertSeries.run([series, state.checkNo, checkId, point.violation ? 1 : 0, point.severity, point.message, point.unit, point.citation, point.type ?? null]);
     }
-    state.last = seriesList[series];
-    state.lastSeries = series;
+    if (recent.length < RECENT_SERIES) recent.push(series);
+    recent.copyWithin(1, 0, recent.length - 1);
+    recent[0] = series;
     return series;
   };
 
@@ -161,7 +177,7 @@ export function createCheckPointWriter(db: Database, countsBefore: Readonly<Reco
     write(point, checkId) {
       let state = checks.get(checkId);
       if (state === undefined) {
-        state = { checkNo: checks.size, block: new PointBlockBuilder(pointsPerBlock), firstN: counts[checkId] ?? 0, last: null, lastSeries: 0 };
+        state = { checkNo: checks.size, block: new PointBlockBuilder(pointsPerBlock), firstN: counts[checkId] ?? 0, recent: [] };
         checks.set(checkId, state);
       }
       const series = seriesOf(state, point, checkId);

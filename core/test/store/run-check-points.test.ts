@@ -68,4 +68,19 @@ describe('points stored in blocks', function () {
       await run.close();
     }
   });
+
+  it('keeps each point\'s series when a check\'s points take turns among more series than it remembers', async () => {
+    const run = await StoredRun.open(folder.path, 'turns', { create: true });
+    try {
+      const writer = await createRunPointWriter(run, 'key');
+      // Twelve series in turn, then the first three again and again: past the writer's recent list, and back into it.
+      const points = Array.from({ length: 600 }, (_, i) => ({ ...pointOf(1), message: `series ${i < 300 ? i % 12 : i % 3}` }));
+      points.forEach((point) => writer.write(point, 'a'));
+      await writer.finish();
+      expect(run.readCheckPoints('key', 'a', { limit: -1, offset: 0 })).to.deep.equal({ total: points.length, points });
+    } finally {
+      await run.close();
+    }
+  });
 });
+
