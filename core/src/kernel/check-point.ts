@@ -77,22 +77,27 @@ export function measuredValue(value: number): number {
   return value;
 }
 
-/** The finding of a point of a series: a value that breaks nothing. */
-export function seriesFinding(series: PointSeries, value: number): PointFinding {
-  return {
-    message: series.message,
+/** A finding's severity: as given, else 'error' for a violation and 'info' otherwise. */
+export function findingSeverity(finding: PointFinding): Severity {
+  return finding.severity ?? (finding.violation === true ? 'error' : 'info');
+}
+
+/** The point of a series (`ctx.measure`): its value, and what the series says (never a violation). */
+export function makeSeriesPoint(at: PointPosition, series: PointSeries, value: number): Point {
+  const point: { -readonly [K in keyof Point]: Point[K] } = {
+    t: at.t,
+    offset: at.offset,
+    packetIndex: at.packetIndex,
+    pid: at.pid,
     value: measuredValue(value),
     unit: series.unit ?? null,
     violation: false,
     severity: 'info',
+    message: series.message,
     citation: series.citation ?? null,
-    type: series.type,
   };
-}
-
-/** A finding's severity: as given, else 'error' for a violation and 'info' otherwise. */
-export function findingSeverity(finding: PointFinding): Severity {
-  return finding.severity ?? (finding.violation === true ? 'error' : 'info');
+  if (series.type !== undefined) point.type = series.type;
+  return point;
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   findingValue,
   makePoint,
   measuredValue,
-  seriesFinding,
+  makeSeriesPoint,
 } from './check-point.js';
 import { type CheckSummary, SummaryAccumulator, type Verdict, type VerdictOverride } from './check-summary.js';
 import type { AnyCheck, CheckContext, CheckHandlers } from './define-check.js';
@@ -89,7 +89,7 @@ export class CheckRun {
         : (at: PointPosition, finding: PointFinding): void => this.addPoint(at, finding),
       measure: countOnly
         ? (_at: PointPosition, value: number, series: PointSeries): void => this.countMeasure(value, series)
-        : (at: PointPosition, value: number, series: PointSeries): void => this.addPoint(at, seriesFinding(series, value)),
+        : (at: PointPosition, value: number, series: PointSeries): void => this.addMadePoint(makeSeriesPoint(at, series, value)),
       notApplicable: (reason: string): void => this.setVerdict('not-applicable', reason),
       setVerdict: (verdict: Verdict, reason: string): void => this.setVerdict(verdict, reason),
       observed,
@@ -163,8 +163,12 @@ export class CheckRun {
 
   private addPoint(at: PointPosition, finding: PointFinding): void {
     if (this.closed) return;
+    this.addMadePoint(makePoint(at, finding));
+  }
+
+  private addMadePoint(point: Point): void {
+    if (this.closed) return;
     const policy = this.policy;
-    const point = makePoint(at, finding);
     this.accumulator.add(point.value, point.unit, point.violation, point.severity);
     if (policy.keepPoints) {
       if (this.points.length < policy.maxPointsPerCheck) this.points.push(point);

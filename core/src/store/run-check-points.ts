@@ -182,7 +182,6 @@ export function createCheckPointWriter(db: Database, countsBefore: Readonly<Reco
       }
       const series = seriesOf(state, point, checkId);
       pointsOfSeries[series]++;
-      counts[checkId] = (counts[checkId] ?? 0) + 1;
       state.block.add(point.t, point.offset, point.packetIndex, point.pid, point.value, series);
       if (state.block.full) store(state);
     },
@@ -193,6 +192,8 @@ export function createCheckPointWriter(db: Database, countsBefore: Readonly<Reco
         });
       }
       close();
+      // Every block stored: a check's next `n` is how many points it has, in this part and those before.
+      for (const [checkId, state] of checks) counts[checkId] = state.firstN;
       return { ...counts };
     },
     summary() {
