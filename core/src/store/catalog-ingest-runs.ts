@@ -92,10 +92,13 @@ export function latestCompletedIngestRun(db: Database, hash: string): IngestRunR
 
 /**
  * Marks every 'running' run 'interrupted'; returns their ids. Only right
- * after taking the data folder's lock: then no live process runs them.
+ * after taking the data folder's lock: then no live process runs them. A
+ * run whose file was still being hashed beside its pass (hash '') is
+ * deleted instead: no file could list it.
  */
 export function markRunningRunsInterrupted(db: Database): string[] {
   const ids = selectAll(db, `SELECT id FROM ingest_runs WHERE status = 'running' ORDER BY started_ms, rowid`).map((row) => textColumn(row, 'id'));
+  execute(db, `DELETE FROM ingest_runs WHERE status = 'running' AND hash = ''`);
   // finished_ms stays NULL: when the process died is not known.
   execute(db, `UPDATE ingest_runs SET status = 'interrupted', error = $error WHERE status = 'running'`, { $error: INTERRUPTED_RUN_ERROR });
   return ids;

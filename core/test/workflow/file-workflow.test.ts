@@ -386,6 +386,31 @@ describe('FileWorkflow after a crash', function () {
   this.timeout(60_000);
   const folder = useTemporaryFolder();
 
+  it('an ingest of new content killed (SIGKILL) before its hash came leaves no run, no file record and no parts; the file then inspects whole', async () => {
+    const { bytes } = generateTransportStream({ durationSeconds: 20, bitrate: 2_000_000, seed: 6, klv: { carriage: 'async' } });
+    const path = join(folder.path, 'new-killed.ts');
+    await writeFile(path, bytes);
+    const dataDir = join(folder.path, 'data-new');
+    const child = startChild('ingest-until-killed.ts', [dataDir, path, 'deferred']);
+    const { runId } = JSON.parse(await child.nextLine()) as { runId: string };
+    expect(runId, 'a running run without its hash yet').to.be.a('string');
+    await child.kill();
+
+    const store = await Store.open({ dataDir });
+    try {
+      expect(store.interruptedRunIds).to.deep.equal([runId]);
+      expect(getIngestRun(store.catalog.db, runId), 'its row, which no file could list, is gone').to.equal(undefined);
+      expect(store.catalog.db.exec('SELECT count(*) FROM ingest_runs')[0].values[0][0]).to.equal(0);
+      expect(getFileRecord(store.catalog.db, path)).to.equal(undefined);
+      expect(await readdir(join(dataDir, 'runs'))).to.deep.equal([]);
+      const result = await new FileWorkflow({ store, files, checks: [pcrGaps] }).inspect(path);
+      expect(result.fileHash).to.equal(await hashFile(path));
+      expect(getIngestRun(store.catalog.db, result.latestIngestRunId)).to.include({ status: 'completed', hash: result.fileHash });
+    } finally {
+      await store.close();
+    }
+  });
+
   it('an ingest killed (SIGKILL) with several parts saved is marked interrupted and its parts deleted; the completed run survives whole', async () => {
     const { bytes } = generateTransportStream({ durationSeconds: 20, bitrate: 2_000_000, seed: 5, klv: { carriage: 'async' } });
     const path = join(folder.path, 'long.ts');
