@@ -17,7 +17,9 @@ import { csvLine } from './csv-format.js';
 import { DatasetError } from './dataset-error.js';
 import type { DatasetParts } from './dataset-parts.js';
 import { countDatasetRows, datasetPartsOf, datasetRows, planDatasetQuery, type DatasetQuery, type DatasetQueryOptions, type DatasetRowMaker } from './dataset-query.js';
-import { JsonTextBuffer, objectRowWriter } from './json-row-text.js';
+import { itemFieldRowWriter } from './item-field-row-text.js';
+import { JsonTextBuffer } from './json-row-text.js';
+import { fieldRowOfItem } from './klv-field-derivation.js';
 import type { DatasetRow } from './observation-row-codec.js';
 import type { RawDatasetDefinition } from './raw-datasets.js';
 
@@ -93,10 +95,10 @@ const NOTHING = new Uint8Array(0);
 function rowFormat(format: DatasetFormat, fields: readonly string[], out: JsonTextBuffer): RowFormat {
   if (format === 'csv') {
     const record = (row: DatasetRow): void => out.text(csvLine(fields.map((field) => row[field])));
-    return { head: () => csvLine(fields), rows: { stored: (codec, row) => record(codec.decodeDatasetRow(row)), made: record }, separator: NOTHING, end: NOTHING, tail: () => '' };
+    return { head: () => csvLine(fields), rows: { stored: (codec, row) => record(codec.decodeDatasetRow(row)), made: (field) => record(fieldRowOfItem(field)) }, separator: NOTHING, end: NOTHING, tail: () => '' };
   }
-  const writeObject = objectRowWriter(fields);
-  const rows: DatasetRowMaker<void> = { stored: (codec, row) => codec.writeDatasetRow(row, out), made: (row) => writeObject(row, out) };
+  const writeItemField = itemFieldRowWriter(fields);
+  const rows: DatasetRowMaker<void> = { stored: (codec, row) => codec.writeDatasetRow(row, out), made: (field) => writeItemField(field, out) };
   if (format === 'json') {
     return { head: (total) => `{"total":${total},"rows":[`, rows, separator: Buffer.from(','), end: NOTHING, tail: (nextCursor) => `],"nextCursor":${JSON.stringify(nextCursor)}}` };
   }

@@ -4,28 +4,32 @@
  * the row object (decodeDatasetRow), without making that object nor a
  * string per value. Building the text of a 200 MB run's 140 000 rows as
  * strings (a concatenation per value) spent most of its time collecting
- * the garbage of the pieces; here numbers, hex and plain strings are
- * written byte by byte, a nested value's stored JSON text is copied in as
- * it is (it is what JSON.stringify made of the value when it was written,
- * and JSON.stringify(JSON.parse(text)) gives the text back), and only values
- * kept in another form (tagged JSON, items decoded from a triplet, values of
- * fields made from their packet's item) go through JSON.stringify.
+ * the garbage of the pieces; here numbers, hex and strings (UTF-8 encoded
+ * as they go) are written byte by byte, a nested value's stored JSON text
+ * is copied in as it is (it is what JSON.stringify made of the value when
+ * it was written, and JSON.stringify(JSON.parse(text)) gives the text
+ * back), and values kept in another form (tagged JSON, items decoded from a
+ * triplet) are walked and written the same way, their keys encoded once.
  */
 import type { SqlValue } from 'sql.js';
 import { decodeJsonValue } from './lossless-json.js';
 import type { ObservationColumn } from './observation-columns.js';
-import type { DatasetRow } from './observation-row-codec.js';
 
 const QUOTE = 0x22;
 const HEX_DIGITS = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 const NULL_TEXT = Buffer.from('null');
 const TRUE_TEXT = Buffer.from('true');
 const FALSE_TEXT = Buffer.from('false');
+/** Deeper than this, a value is left to JSON.stringify (which tells a cycle). */
+const MAX_WALK_DEPTH = 64;
+/** Distinct keys kept encoded; beyond, the cache starts again (keys are few: those of KLV items and values). */
+const MAX_CACHED_KEYS = 4096;
 
 /** JSON text accumulated as UTF-8 bytes; `take()` hands it over as a string and starts again. */
 export class JsonTextBuffer {
   #bytes: Buffer;
   #at = 0;
+  readonly #keys = new Map<string, Buffer>();
 
   constructor(capacity = 128 * 1024) {
     this.#bytes = Buffer.allocUnsafe(capacity);
@@ -40,6 +44,15 @@ export class JsonTextBuffer {
     const text = this.#bytes.toString('utf8', 0, this.#at);
     this.#at = 0;
     return text;
+  }
+
+  /** The bytes written since the last take() or clear(), as a view that the next write may change. */
+  written(): Uint8Array {
+    return this.#bytes.subarray(0, this.#at);
+  }
+
+  clear(): void {
+    this.#at = 0;
   }
 
   /** Text known to be ASCII and to need no escaping (keys, punctuation), encoded once. */
@@ -60,7 +73,7 @@ export class JsonTextBuffer {
   /** A number as JSON.stringify writes it (non-finite numbers are null); whole numbers digit by digit. */
   number(value: number): void {
     if (!Number.isSafeInteger(value)) {
-      if (Number.isFinite(value)) this.text(String(value));
+      if (Number.isFinite(value)) this.ascii(String(value));
       else this.null();
       return;
     }
@@ -80,6 +93,16 @@ export class JsonTextBuffer {
     }
   }
 
+  /** Text known to be ASCII needing no escape (a number's text): a character per byte, no call into the UTF-8 encoder. */
+  private ascii(text: string): void {
+    const length = text.length;
+    this.room(length);
+    const bytes = this.#bytes;
+    let at = this.#at;
+    for (let i = 0; i < length; i++) bytes[at++] = text.charCodeAt(i);
+    this.#at = at;
+  }
+
   /** The digits of `n` (below 10^9), at least `width` of them (leading zeros). */
   private digits(n: number, width: number): void {
     let count = 1;
@@ -95,26 +118,42 @@ export class JsonTextBuffer {
     }
   }
 
-  /** A string as JSON: copied between quotes when nothing in it needs escaping, else JSON.stringify's text. */
+  /**
+   * A string as JSON: ASCII copied and other characters UTF-8 encoded between quotes, as it goes; JSON.stringify's
+   * text only for a string holding what JSON escapes (control characters, '"', '\\', lone surrogates) or a pair.
+   */
   string(value: string): void {
     const length = value.length;
-    this.room(length + 2);
+    this.room(3 * length + 2);
     const bytes = this.#bytes;
     const start = this.#at;
     let at = start;
     bytes[at++] = QUOTE;
     for (let i = 0; i < length; i++) {
       const code = value.charCodeAt(i);
-      // Control characters, '"' and '\' are escaped; anything beyond ASCII takes the UTF-8 encoder (lone surrogates escaped).
-      if (code < 0x20 || code === 0x22 || code === 0x5c || code > 0x7e) {
-        this.#at = start;
-        this.text(JSON.stringify(value));
-        return;
+      if (code < 0x80) {
+        if (code < 0x20 || code === 0x22 || code === 0x5c) return this.escaped(value, start);
+        bytes[at++] = code;
+      } else if (code < 0x800) {
+        // Units such as '°' and 'µs': two bytes.
+        bytes[at++] = 0xc0 | (code >> 6);
+        bytes[at++] = 0x80 | (code & 0x3f);
+      } else if (code >= 0xd800 && code <= 0xdfff) {
+        return this.escaped(value, start);
+      } else {
+        bytes[at++] = 0xe0 | (code >> 12);
+        bytes[at++] = 0x80 | ((code >> 6) & 0x3f);
+        bytes[at++] = 0x80 | (code & 0x3f);
       }
-      bytes[at++] = code;
     }
     bytes[at++] = QUOTE;
     this.#at = at;
+  }
+
+  /** The string written again from `start`, as JSON.stringify's text. */
+  private escaped(value: string, start: number): void {
+    this.#at = start;
+    this.text(JSON.stringify(value));
   }
 
   /** Bytes as a JSON string of lower-case hex digits. */
@@ -131,7 +170,7 @@ export class JsonTextBuffer {
     this.#at = at;
   }
 
-  /** Any JSON value of a dataset row. */
+  /** Any JSON value of a dataset row, as JSON.stringify writes it. */
   value(value: unknown): void {
     switch (typeof value) {
       case 'number':
@@ -142,8 +181,87 @@ export class JsonTextBuffer {
         return this.boolean(value);
       default:
         if (value === null || value === undefined) this.null();
-        else this.text(JSON.stringify(value));
+        else this.nested(value);
     }
+  }
+
+  /**
+   * An array or object (KLV items, a nested value) as JSON.stringify writes it, written as it is walked; anything
+   * but plain arrays and objects of JSON values anywhere inside (a toJSON, a typed array, a bigint, a cycle) has
+   * the whole value written by JSON.stringify instead, so the text is its text (or its error) whatever the value.
+   */
+  nested(value: unknown): void {
+    const start = this.#at;
+    if (!this.walk(value, 0)) {
+      this.#at = start;
+      this.text(JSON.stringify(value));
+    }
+  }
+
+  /** Writes a value found inside an array or object; false when it is one JSON.stringify must write. */
+  private walk(value: unknown, depth: number): boolean {
+    switch (typeof value) {
+      case 'number':
+        this.number(value);
+        return true;
+      case 'string':
+        this.string(value);
+        return true;
+      case 'boolean':
+        this.boolean(value);
+        return true;
+      case 'object':
+        if (value === null) {
+          this.null();
+          return true;
+        }
+        if (depth === MAX_WALK_DEPTH || (value as { toJSON?: unknown }).toJSON !== undefined) return false;
+        if (Array.isArray(value)) return this.walkArray(value, depth + 1);
+        return this.walkObject(value, depth + 1);
+      default:
+        // undefined, functions and symbols (skipped in an object, null in an array) are left to JSON.stringify.
+        return false;
+    }
+  }
+
+  private walkArray(array: readonly unknown[], depth: number): boolean {
+    this.byte(0x5b);
+    for (let i = 0; i < array.length; i++) {
+      if (i > 0) this.byte(0x2c);
+      if (!this.walk(array[i], depth)) return false;
+    }
+    this.byte(0x5d);
+    return true;
+  }
+
+  private walkObject(object: object, depth: number): boolean {
+    const prototype = Object.getPrototypeOf(object) as unknown;
+    if (prototype !== Object.prototype && prototype !== null) return false;
+    const keys = Object.keys(object);
+    this.byte(0x7b);
+    for (let i = 0; i < keys.length; i++) {
+      if (i > 0) this.byte(0x2c);
+      this.bytes(this.keyText(keys[i]));
+      if (!this.walk((object as Record<string, unknown>)[keys[i]], depth)) return false;
+    }
+    this.byte(0x7d);
+    return true;
+  }
+
+  /** `"key":`, encoded once per key name: objects of one kind (KLV items) share their keys. */
+  private keyText(key: string): Uint8Array {
+    let text = this.#keys.get(key);
+    if (text === undefined) {
+      if (this.#keys.size >= MAX_CACHED_KEYS) this.#keys.clear();
+      text = Buffer.from(`${JSON.stringify(key)}:`);
+      this.#keys.set(key, text);
+    }
+    return text;
+  }
+
+  private byte(code: number): void {
+    this.room(1);
+    this.#bytes[this.#at++] = code;
   }
 
   /** JSON text as it is, UTF-8 encoded. */
@@ -178,8 +296,9 @@ function columnWriter(column: ObservationColumn): ColumnWriter {
       // Plain JSON text is copied; tagged text (lossless-json.ts) and values already decoded are written anew.
       return (out, value) => {
         if (value === null) out.null();
-        else if (typeof value !== 'string') out.text(JSON.stringify(value));
-        else out.text(value.charCodeAt(0) === 0x7e ? JSON.stringify(decodeJsonValue(value)) : value);
+        else if (typeof value !== 'string') out.value(value);
+        else if (value.charCodeAt(0) === 0x7e) out.value(decodeJsonValue(value));
+        else out.text(value);
       };
   }
 }
@@ -207,8 +326,8 @@ export function storedRowWriter(columns: readonly ObservationColumn[], fields: r
   };
 }
 
-/** Writes row objects with the fields `fields`, in that order. */
-export function objectRowWriter(fields: readonly string[]): (row: DatasetRow, out: JsonTextBuffer) => void {
+/** Writes row objects with the fields `fields`, in that order (a field absent from the row is null). */
+export function objectRowWriter(fields: readonly string[]): (row: Readonly<Record<string, unknown>>, out: JsonTextBuffer) => void {
   const keys = fieldKeys(fields);
   return (row, out) => {
     for (let i = 0; i < fields.length; i++) {

@@ -86,13 +86,39 @@ export class DerivedFieldCounts {
 
 const FIELD_CODEC = rowCodecOf('klv-field');
 
+/** Where a packet is, as its fields repeat it: the same object for every field of the packet. */
+export interface PacketPlace {
+  readonly offset: number;
+  readonly packetIndex: number;
+  readonly t: number | null;
+  readonly pid: number;
+  readonly klvIndex: number;
+}
+
+/**
+ * A klv/fields row made from its packet's item, given as these three rather than as a row object: a writer of text
+ * uses them as they are (json-row-text.ts), and a reader that keeps rows makes the object (fieldRowOfItem). One
+ * object is reused for every field of a read: it holds the current field only while its step is being handled.
+ */
+export interface ItemField {
+  seq: number;
+  packet: PacketPlace;
+  item: KlvItem;
+}
+
+/** The dataset row of a field made from its packet's item (the fields of its observation, without `kind`). */
+export function fieldRowOfItem({ seq, packet, item }: ItemField): DatasetRow {
+  const { offset, packetIndex, t, pid, klvIndex } = packet;
+  return { seq, offset, packetIndex, t, pid, klvIndex, tag: item.tag, name: item.name, rawHex: item.rawHex, value: item.value, units: item.units };
+}
+
 /**
  * The klv/fields dataset rows of one database after `afterSeq` (null: all),
  * in seq order: its stored field rows (as sql.js gives them, for the
- * klv-field codec) merged with the fields its packets keep as items (as
- * dataset row objects).
+ * klv-field codec) merged with the fields its packets keep as items (one
+ * ItemField, changed at each step).
  */
-export function* klvFieldRows(db: Database, afterSeq: number | null): Generator<SqlValue[] | DatasetRow, void, undefined> {
+export function* klvFieldRows(db: Database, afterSeq: number | null): Generator<SqlValue[] | ItemField, void, undefined> {
   const after = afterSeq ?? 0;
   const stored = db.prepare(`${FIELD_CODEC.selectSql} WHERE seq > ? ORDER BY seq`, [after]);
   const packets = db.prepare(
@@ -122,9 +148,11 @@ export function* klvFieldRows(db: Database, afterSeq: number | null): Generator<
         row = stored.step() ? stored.get() : null;
       }
       const items = itemsText === null ? itemsFromTriplet(triplet, keyName, seq) : (decodeJsonValue(itemsText) as KlvItem[]);
+      const field: ItemField = { seq, packet: { offset, packetIndex, t, pid, klvIndex }, item: items[0] };
       for (let i = Math.max(0, after - seq); i < fields; i++) {
-        const item = items[i];
-        yield ({ seq: seq + 1 + i, offset, packetIndex, t, pid, klvIndex, tag: item.tag, name: item.name, rawHex: item.rawHex, value: item.value, units: item.units });
+        field.seq = seq + 1 + i;
+        field.item = items[i];
+        yield field;
       }
     }
     while (row !== null) {

@@ -3,6 +3,7 @@
  * CSV, made chunk by chunk from a statement.
  */
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
 import type { Database } from 'sql.js';
 import type { Observation } from '../../../src/kernel/observations.js';
 import { DatasetError } from '../../../src/store/datasets/dataset-error.js';
@@ -10,7 +11,8 @@ import { DEFAULT_CHUNK_BYTES, exportDataset, writeDataset, type DatasetExportOpt
 import { MAX_DATASET_LIMIT, readDataset } from '../../../src/store/datasets/dataset-query.js';
 import { createObservationWriter } from '../../../src/store/datasets/observation-writer.js';
 import { RAW_DATASET_NAMES } from '../../../src/store/datasets/raw-datasets.js';
-import { GENERATED_CASES, generatedObservations } from './generated-observations.js';
+import { fixtureOrSkip } from '../../../../test-support/fixtures.js';
+import { demuxObservations, GENERATED_CASES, generatedObservations } from './generated-observations.js';
 import { runDatabaseInMemory } from './run-database-in-memory.js';
 
 function text(db: Database, name: string, format: DatasetFormat, options: DatasetExportOptions = {}): string {
@@ -112,6 +114,32 @@ describe('raw dataset export', function () {
       expect(text(db, name, 'json'), name).to.equal(JSON.stringify({ total, rows, nextCursor: null }));
     }
   });
+
+  /** Every dataset's NDJSON of `observations` stored in a database of its own, against JSON.stringify of its rows. */
+  async function expectNdjsonOfRows(observations: readonly Observation[], label: string): Promise<void> {
+    const own = await runDatabaseInMemory();
+    try {
+      const writer = createObservationWriter(own);
+      observations.forEach(writer.write);
+      writer.finish();
+      for (const name of RAW_DATASET_NAMES) {
+        const { rows } = readDataset(own, name, { limit: MAX_DATASET_LIMIT });
+        expect(text(own, name, 'ndjson'), `${label}: ${name}`).to.equal(rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+      }
+    } finally {
+      own.close();
+    }
+  }
+
+  it('writes the NDJSON of the other generated stream as JSON.stringify writes its rows', async () => {
+    await expectNdjsonOfRows(generatedObservations(GENERATED_CASES[0].options).observations, GENERATED_CASES[0].name);
+  });
+
+  for (const file of ['kwiver_h264_klv.ts', 'kwiver_aphill_klv_10s.ts', 'osh-addons_sample-stream.ts']) {
+    it(`writes the NDJSON of the real recording ${file} as JSON.stringify writes its rows`, async function () {
+      await expectNdjsonOfRows(demuxObservations(readFileSync(fixtureOrSkip(this, 'real', file))), file);
+    });
+  }
 
   it('writes CSV with a header row of the field names and one record per row', () => {
     const { rows, total } = readDataset(db, 'mpegts/pcr-values', { limit: MAX_DATASET_LIMIT });
