@@ -1,7 +1,10 @@
 /**
  * A raw dataset as text for download, in JSON, NDJSON or CSV, made while it
- * is sent: rows are stepped from a statement and leave in chunks of about
- * `chunkBytes`, so an export of millions of rows never holds them all.
+ * is sent: rows are stepped from a statement and leave as UTF-8 bytes in
+ * chunks of about `chunkBytes`, so an export of millions of rows never
+ * holds them all. The chunks are bytes, not strings: what is sent is
+ * bytes, and decoding 400 MB of text into strings only to encode it again
+ * took a sixth of an export's time.
  *
  *   json    {"total":N,"rows":[...],"nextCursor":...}   (the shape of readDataset)
  *   ndjson  one row per line, LF
@@ -40,8 +43,8 @@ export interface DatasetExportOptions extends DatasetQueryOptions {
   chunkBytes?: number;
 }
 
-/** An export ready to run: its total is known before the first chunk (for a header); iterating it makes the text. */
-export interface DatasetExport extends Iterable<string> {
+/** An export ready to run: its total is known before the first chunk (for a header); iterating it makes the text, UTF-8 encoded. */
+export interface DatasetExport extends Iterable<Buffer> {
   readonly dataset: RawDatasetDefinition;
   readonly format: DatasetFormat;
   readonly mediaType: string;
@@ -120,9 +123,9 @@ export function exportDataset(source: Database | DatasetParts, name: string, for
   const text = rowFormat(checkedFormat, query.dataset.fields, out);
   let nextCursor: string | null = null;
   let made = 0;
-  function* chunks(): Generator<string, void, undefined> {
+  function* chunks(): Generator<Buffer, void, undefined> {
     made = 0;
-    out.take();
+    out.clear();
     out.text(text.head(total));
     // The separator goes before every row but the first, as the row is written (by the step that yields it).
     const before = (): void => {
@@ -141,14 +144,14 @@ export function exportDataset(source: Database | DatasetParts, name: string, for
         }
         out.bytes(text.end);
         made++;
-        if (out.length >= chunkBytes) yield out.take();
+        if (out.length >= chunkBytes) yield out.takeBytes();
       }
     } finally {
       // A consumer that stops early (a client gone) must not leave the statement open.
       rows.return(null);
     }
     out.text(text.tail(nextCursor));
-    if (out.length > 0) yield out.take();
+    if (out.length > 0) yield out.takeBytes();
   }
   return {
     dataset: query.dataset,
@@ -174,7 +177,7 @@ export async function writeDataset(
   name: string,
   options: DatasetExportOptions,
   format: string,
-  write: (text: string) => void | Promise<void>,
+  write: (chunk: Buffer) => void | Promise<void>,
 ): Promise<DatasetExportSummary> {
   const output = exportDataset(source, name, format, options);
   for (const chunk of output) await write(chunk);

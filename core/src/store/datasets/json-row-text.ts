@@ -25,7 +25,7 @@ const MAX_WALK_DEPTH = 64;
 /** Distinct keys kept encoded; beyond, the cache starts again (keys are few: those of KLV items and values). */
 const MAX_CACHED_KEYS = 4096;
 
-/** JSON text accumulated as UTF-8 bytes; `take()` hands it over as a string and starts again. */
+/** JSON text accumulated as UTF-8 bytes; `takeBytes()` hands them over (`take()` as a string) and starts again. */
 export class JsonTextBuffer {
   #bytes: Buffer;
   #at = 0;
@@ -44,6 +44,13 @@ export class JsonTextBuffer {
     const text = this.#bytes.toString('utf8', 0, this.#at);
     this.#at = 0;
     return text;
+  }
+
+  /** The bytes written, copied out (the buffer is written again), as an export's chunk: no UTF-8 decoding into a string. */
+  takeBytes(): Buffer {
+    const bytes = Buffer.from(this.#bytes.subarray(0, this.#at));
+    this.#at = 0;
+    return bytes;
   }
 
   /** The bytes written since the last take() or clear(), as a view that the next write may change. */

@@ -16,7 +16,7 @@ import { demuxObservations, GENERATED_CASES, generatedObservations } from './gen
 import { runDatabaseInMemory } from './run-database-in-memory.js';
 
 function text(db: Database, name: string, format: DatasetFormat, options: DatasetExportOptions = {}): string {
-  return [...exportDataset(db, name, format, options)].join('');
+  return Buffer.concat([...exportDataset(db, name, format, options)]).toString('utf8');
 }
 
 /** RFC 4180 records of a CSV text (quoted fields with "" for a quote, CRLF between records); null for an unquoted empty field. */
@@ -157,10 +157,12 @@ describe('raw dataset export', function () {
     expect(column('tr101290')).to.deep.equal(['1.1', null]);
   });
 
-  it('hands a large dataset over in several chunks of about chunkBytes', () => {
+  it('hands a large dataset over in several chunks of UTF-8 bytes, each of about chunkBytes and still whole once the next are made', () => {
     const chunks = [...exportDataset(db, 'klv/fields', 'csv')];
     expect(chunks.length).to.be.greaterThan(3);
-    for (const chunk of chunks.slice(0, -1)) expect(Buffer.byteLength(chunk)).to.be.within(DEFAULT_CHUNK_BYTES, DEFAULT_CHUNK_BYTES + 4096);
+    for (const chunk of chunks.slice(0, -1)) expect(chunk.length).to.be.within(DEFAULT_CHUNK_BYTES, DEFAULT_CHUNK_BYTES + 4096);
+    // A chunk kept while the next ones are made (a slow client) is not written over.
+    expect(Buffer.concat(chunks).toString('utf8')).to.equal(text(db, 'klv/fields', 'csv'));
     const small = [...exportDataset(db, 'klv/fields', 'json', { chunkBytes: 1000 })];
     expect(small.length).to.be.greaterThan(chunks.length * 10);
     expect(JSON.parse(small.join(''))).to.deep.equal(JSON.parse(text(db, 'klv/fields', 'json')));
@@ -170,7 +172,7 @@ describe('raw dataset export', function () {
     const written: string[] = [];
     const summary = await writeDataset(db, 'klv/metadata-packets', { limit: 20, chunkBytes: 4096 }, 'ndjson', async (chunk) => {
       await new Promise((resolve) => setImmediate(resolve));
-      written.push(chunk);
+      written.push(chunk.toString('utf8'));
     });
     const page = readDataset(db, 'klv/metadata-packets', { limit: 20 });
     expect(summary).to.deep.equal({ total: page.total, rows: 20, nextCursor: page.nextCursor });
@@ -209,7 +211,7 @@ describe('raw dataset export', function () {
     for (let i = 0; i < 2000; i++) writer.write({ kind: 'pcr', pid: 0x100, pcr27MHz: i, discontinuity: false, offset: i, packetIndex: i, t: null });
     writer.finish();
     for (const chunk of exportDataset(scratch, 'mpegts/pcr-values', 'csv', { chunkBytes: 100 })) {
-      expect(chunk).to.contain('seq');
+      expect(chunk.toString('utf8')).to.contain('seq');
       break;
     }
     // SQLite refuses to drop a table that a live statement still reads.
