@@ -12,10 +12,13 @@
  * triplet) are walked and written the same way, their keys encoded once.
  */
 import type { SqlValue } from 'sql.js';
+import { KlvItemsText } from './klv-items-text.js';
 import { decodeJsonValue } from './lossless-json.js';
 import type { ObservationColumn } from './observation-columns.js';
 
 const QUOTE = 0x22;
+/** The two digits of 0..99, tens first. */
+const DIGIT_PAIRS = Uint8Array.from({ length: 200 }, (_, i) => 0x30 + (i % 2 === 0 ? Math.floor(i / 20) : (i >> 1) % 10));
 const HEX_DIGITS = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 const NULL_TEXT = Buffer.from('null');
 const TRUE_TEXT = Buffer.from('true');
@@ -110,19 +113,28 @@ export class JsonTextBuffer {
     this.#at = at;
   }
 
-  /** The digits of `n` (below 10^9), at least `width` of them (leading zeros). */
+  /** The digits of `n` (below 10^9), at least `width` of them (leading zeros); two digits a step. */
   private digits(n: number, width: number): void {
-    let count = 1;
-    for (let rest = n; rest >= 10; rest = (rest / 10) | 0) count++;
+    const start = this.#at;
+    let count = n < 10 ? 1 : n < 100 ? 2 : n < 1e3 ? 3 : n < 1e4 ? 4 : n < 1e5 ? 5 : n < 1e6 ? 6 : n < 1e7 ? 7 : n < 1e8 ? 8 : 9;
     if (count < width) count = width;
     const bytes = this.#bytes;
-    let at = this.#at + count;
+    let at = start + count;
     this.#at = at;
-    for (let i = 0; i < count; i++) {
-      const next = (n / 10) | 0;
-      bytes[--at] = 0x30 + n - next * 10;
+    while (n >= 100) {
+      const next = (n / 100) | 0;
+      const pair = (n - next * 100) << 1;
+      bytes[--at] = DIGIT_PAIRS[pair + 1];
+      bytes[--at] = DIGIT_PAIRS[pair];
       n = next;
     }
+    if (n >= 10) {
+      bytes[--at] = DIGIT_PAIRS[(n << 1) + 1];
+      bytes[--at] = DIGIT_PAIRS[n << 1];
+    } else {
+      bytes[--at] = 0x30 + n;
+    }
+    while (at > start) bytes[--at] = 0x30;
   }
 
   /**
@@ -205,7 +217,14 @@ export class JsonTextBuffer {
     }
   }
 
-  /** Writes a value found inside an array or object; false when it is one JSON.stringify must write. */
+  /**
+   * Writes a value found inside an array or object as JSON.stringify does there; false, with part of it
+   * written, when it holds what only JSON.stringify writes (the caller rewinds and leaves the whole to it).
+   */
+  walkValue(value: unknown): boolean {
+    return this.walk(value, 1);
+  }
+
   private walk(value: unknown, depth: number): boolean {
     switch (typeof value) {
       case 'number':
@@ -266,9 +285,14 @@ export class JsonTextBuffer {
     return text;
   }
 
-  private byte(code: number): void {
+  byte(code: number): void {
     this.room(1);
     this.#bytes[this.#at++] = code;
+  }
+
+  /** Drops what was written after `length` bytes (a value begun, then left to another writer). */
+  rewind(length: number): void {
+    this.#at = length;
   }
 
   /** JSON text as it is, UTF-8 encoded. */
@@ -287,6 +311,13 @@ export class JsonTextBuffer {
 
 type ColumnWriter = (out: JsonTextBuffer, value: unknown) => void;
 
+/** How a JSON column's value that is not kept as text is written: items decoded again from a triplet by the items' own writer. */
+function decodedValueWriter(column: ObservationColumn): ColumnWriter {
+  if (!column.derivable) return (out, value) => out.value(value);
+  const items = new KlvItemsText();
+  return (out, value) => items.write(value, out);
+}
+
 /** How a stored column's value is written in a dataset row (chosen once per column, not per value). */
 function columnWriter(column: ObservationColumn): ColumnWriter {
   switch (column.type) {
@@ -299,14 +330,16 @@ function columnWriter(column: ObservationColumn): ColumnWriter {
       return (out, value) => (value === null ? out.null() : out.string(value as string));
     case 'blob':
       return (out, value) => (value === null ? out.null() : out.hex(value as Uint8Array));
-    case 'json':
+    case 'json': {
+      const decoded = decodedValueWriter(column);
       // Plain JSON text is copied; tagged text (lossless-json.ts) and values already decoded are written anew.
       return (out, value) => {
         if (value === null) out.null();
-        else if (typeof value !== 'string') out.value(value);
+        else if (typeof value !== 'string') decoded(out, value);
         else if (value.charCodeAt(0) === 0x7e) out.value(decodeJsonValue(value));
         else out.text(value);
       };
+    }
   }
 }
 
