@@ -82,30 +82,60 @@ function chunkSize(value: number | undefined): number {
   return value;
 }
 
-/** Rows written as text: JSON for json and ndjson (json-row-text.ts), a record for csv. */
+/** Rows written as text: JSON for json and ndjson (json-row-text.ts), a record for csv; each row with what goes around it. */
 interface RowFormat {
+  /** The text before the rows; it starts the rows again. */
   head(total: number): string;
   rows: DatasetRowMaker<void>;
-  /** Between two rows. */
-  separator: Uint8Array;
-  /** After each row. */
-  end: Uint8Array;
   tail(nextCursor: string | null): string;
 }
 
-const NOTHING = new Uint8Array(0);
+const LINE_FEED = 0x0a;
+const COMMA = 0x2c;
 
 function rowFormat(format: DatasetFormat, fields: readonly string[], out: JsonTextBuffer): RowFormat {
   if (format === 'csv') {
     const record = (row: DatasetRow): void => out.text(csvLine(fields.map((field) => row[field])));
-    return { head: () => csvLine(fields), rows: { stored: (codec, row) => record(codec.decodeDatasetRow(row)), made: (field) => record(fieldRowOfItem(field)) }, separator: NOTHING, end: NOTHING, tail: () => '' };
+    return { head: () => csvLine(fields), rows: { stored: (codec, row) => record(codec.decodeDatasetRow(row)), made: (field) => record(fieldRowOfItem(field)) }, tail: () => '' };
   }
   const writeItemField = itemFieldRowWriter(fields);
-  const rows: DatasetRowMaker<void> = { stored: (codec, row) => codec.writeDatasetRow(row, out), made: (field) => writeItemField(field, out) };
-  if (format === 'json') {
-    return { head: (total) => `{"total":${total},"rows":[`, rows, separator: Buffer.from(','), end: NOTHING, tail: (nextCursor) => `],"nextCursor":${JSON.stringify(nextCursor)}}` };
+  if (format === 'ndjson') {
+    const rows: DatasetRowMaker<void> = {
+      stored: (codec, row) => {
+        codec.writeDatasetRow(row, out);
+        out.byte(LINE_FEED);
+      },
+      made: (field) => {
+        writeItemField(field, out);
+        out.byte(LINE_FEED);
+      },
+    };
+    return { head: () => '', rows, tail: () => '' };
   }
-  return { head: () => '', rows, separator: NOTHING, end: Buffer.from('\n'), tail: () => '' };
+  // JSON: a comma before every row but the first.
+  let first = true;
+  const separate = (): void => {
+    if (first) first = false;
+    else out.byte(COMMA);
+  };
+  const rows: DatasetRowMaker<void> = {
+    stored: (codec, row) => {
+      separate();
+      codec.writeDatasetRow(row, out);
+    },
+    made: (field) => {
+      separate();
+      writeItemField(field, out);
+    },
+  };
+  return {
+    head: (total) => {
+      first = true;
+      return `{"total":${total},"rows":[`;
+    },
+    rows,
+    tail: (nextCursor) => `],"nextCursor":${JSON.stringify(nextCursor)}}`,
+  };
 }
 
 /**
@@ -127,14 +157,7 @@ export function exportDataset(source: Database | DatasetParts, name: string, for
     made = 0;
     out.clear();
     out.text(text.head(total));
-    // The separator goes before every row but the first, as the row is written (by the step that yields it).
-    const before = (): void => {
-      if (made > 0) out.bytes(text.separator);
-    };
-    const rows = datasetRows(parts, query, {
-      stored: (codec, row) => (before(), text.rows.stored(codec, row)),
-      made: (row) => (before(), text.rows.made(row)),
-    });
+    const rows = datasetRows(parts, query, text.rows);
     try {
       // Each step writes its row into `out`.
       for (let step = rows.next(); ; step = rows.next()) {
@@ -142,7 +165,6 @@ export function exportDataset(source: Database | DatasetParts, name: string, for
           nextCursor = step.value;
           break;
         }
-        out.bytes(text.end);
         made++;
         if (out.length >= chunkBytes) yield out.takeBytes();
       }

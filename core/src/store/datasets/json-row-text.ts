@@ -49,9 +49,10 @@ export class JsonTextBuffer {
     return text;
   }
 
-  /** The bytes written, copied out (the buffer is written again), as an export's chunk: no UTF-8 decoding into a string. */
+  /** The bytes written, handed over as an export's chunk (no UTF-8 decoding into a string, no copy); writing goes on in a new buffer. */
   takeBytes(): Buffer {
-    const bytes = Buffer.from(this.#bytes.subarray(0, this.#at));
+    const bytes = this.#bytes.subarray(0, this.#at);
+    this.#bytes = Buffer.allocUnsafe(this.#bytes.length);
     this.#at = 0;
     return bytes;
   }
