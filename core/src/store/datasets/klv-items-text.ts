@@ -60,10 +60,14 @@ export class KlvItemsText {
   private item(value: unknown, out: JsonTextBuffer): boolean {
     if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return false;
     const item = value as Item;
-    const keys = Object.keys(item);
-    const count = keys.length;
-    if (count < 6 || count > 7) return false;
-    for (let k = 0; k < count; k++) if (keys[k] !== ITEM_KEYS[k]) return false;
+    // The keys in order, without an array per item (Object.keys): for-in gives the own keys first, then any
+    // enumerable one of Object.prototype, so a seventh key is `error` only if it is the item's own.
+    let count = 0;
+    for (const key in item) {
+      if (count === ITEM_KEYS.length || key !== ITEM_KEYS[count]) return false;
+      count++;
+    }
+    if (count < 6 || (count === 7 && !Object.hasOwn(item, 'error'))) return false;
     const { tag, name, units, rawHex, deprecated, error } = item;
     if (typeof tag !== 'number' || typeof name !== 'string' || (units !== null && typeof units !== 'string') || typeof rawHex !== 'string') return false;
     if (typeof deprecated !== 'boolean' || (count === 7 && typeof error !== 'string') || (item as { toJSON?: unknown }).toJSON !== undefined) return false;

@@ -45,4 +45,16 @@ describe('a metadata packet\'s items written as JSON bytes', () => {
     ];
     expect(written(lists)).to.deep.equal(lists.map((items) => JSON.stringify(items)));
   });
+
+  it('does not take an enumerable key of Object.prototype for an item\'s own error', () => {
+    const lists = [[item({})], [item({ error: 'own' })]];
+    let texts: string[];
+    Object.defineProperty(Object.prototype, 'error', { value: 'inherited', enumerable: true, configurable: true });
+    try {
+      texts = written(lists);
+    } finally {
+      delete (Object.prototype as { error?: unknown }).error;
+    }
+    expect(texts).to.deep.equal(lists.map((items) => JSON.stringify(items)));
+  });
 });
