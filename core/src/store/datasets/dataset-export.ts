@@ -157,16 +157,25 @@ export function exportDataset(source: Database | DatasetParts, name: string, for
     made = 0;
     out.clear();
     out.text(text.head(total));
-    const rows = datasetRows(parts, query, text.rows);
+    // Rows are written into `out` as they are read; the reader yields once a chunk is full.
+    const rows = datasetRows(parts, query, {
+      stored: (codec, row) => {
+        text.rows.stored(codec, row);
+        made++;
+      },
+      made: (field) => {
+        text.rows.made(field);
+        made++;
+      },
+      pause: () => out.length >= chunkBytes,
+    });
     try {
-      // Each step writes its row into `out`.
       for (let step = rows.next(); ; step = rows.next()) {
         if (step.done === true) {
           nextCursor = step.value;
           break;
         }
-        made++;
-        if (out.length >= chunkBytes) yield out.takeBytes();
+        yield out.takeBytes();
       }
     } finally {
       // A consumer that stops early (a client gone) must not leave the statement open.

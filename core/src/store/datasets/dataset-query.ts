@@ -209,13 +209,15 @@ export function* datasetRows<T = DatasetRow>(source: DatasetParts, query: Datase
         if (delivered === query.limit) return encodeDatasetCursor(lastSeq);
         // Made only now: one row beyond the limit is read to know whether a next page exists, never made.
         delivered++;
+        let made: T;
         if (Array.isArray(row)) {
           lastSeq = row[0] as number;
-          yield maker.stored(query.codec, row);
+          made = maker.stored(query.codec, row);
         } else {
           lastSeq = row.seq;
-          yield maker.made(row);
+          made = maker.made(row);
         }
+        if (maker.pause === undefined || maker.pause()) yield made;
       }
     } finally {
       part.release();
@@ -228,6 +230,8 @@ export function* datasetRows<T = DatasetRow>(source: DatasetParts, query: Datase
 export interface DatasetRowMaker<T> {
   stored(codec: ObservationRowCodec, row: readonly SqlValue[]): T;
   made(field: ItemField): T;
+  /** Whether the rows' reader yields after the row just made (without it, after every row): a writer of text needs its step only once a chunk is full. */
+  pause?(): boolean;
 }
 
 /** Dataset rows as objects (readDataset's pages). */
