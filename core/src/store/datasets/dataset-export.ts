@@ -37,6 +37,8 @@ export const DATASET_MEDIA_TYPES: Readonly<Record<DatasetFormat, string>> = {
 };
 
 export const DEFAULT_CHUNK_BYTES = 64 * 1024;
+/** Bytes past chunkBytes a chunk's buffer holds (a metadata packet's row is about 3 KB). */
+const ROW_ROOM = 16 * 1024;
 
 export interface DatasetExportOptions extends DatasetQueryOptions {
   /** About how many bytes (UTF-8) a chunk holds before it is handed on; default 64 KiB. */
@@ -149,7 +151,8 @@ export function exportDataset(source: Database | DatasetParts, name: string, for
   const query: DatasetQuery = planDatasetQuery(name, options, { defaultLimit: null, maxLimit: Number.MAX_SAFE_INTEGER });
   const parts = datasetPartsOf(source);
   const total = countDatasetRows(parts, query);
-  const out = new JsonTextBuffer(2 * chunkBytes);
+  // A chunk is handed over once past chunkBytes: room for the row that passes it (a longer one grows the buffer).
+  const out = new JsonTextBuffer(chunkBytes + ROW_ROOM);
   const text = rowFormat(checkedFormat, query.dataset.fields, out);
   let nextCursor: string | null = null;
   let made = 0;
