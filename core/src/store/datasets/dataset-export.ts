@@ -1,7 +1,10 @@
 /**
  * A raw dataset as text for download, in JSON, NDJSON or CSV, made while it
- * is sent: rows are stepped from a statement and leave in chunks of about
- * `chunkBytes`, so an export of millions of rows never holds them all.
+ * is sent: rows are stepped from a statement and leave as UTF-8 bytes in
+ * chunks of about `chunkBytes`, so an export of millions of rows never
+ * holds them all. The chunks are bytes, not strings: what is sent is
+ * bytes, and decoding 400 MB of text into strings only to encode it again
+ * took a sixth of an export's time.
  *
  *   json    {"total":N,"rows":[...],"nextCursor":...}   (the shape of readDataset)
  *   ndjson  one row per line, LF
@@ -17,7 +20,9 @@ import { csvLine } from './csv-format.js';
 import { DatasetError } from './dataset-error.js';
 import type { DatasetParts } from './dataset-parts.js';
 import { countDatasetRows, datasetPartsOf, datasetRows, planDatasetQuery, type DatasetQuery, type DatasetQueryOptions, type DatasetRowMaker } from './dataset-query.js';
-import { JsonTextBuffer, objectRowWriter } from './json-row-text.js';
+import { itemFieldRowWriter } from './item-field-row-text.js';
+import { JsonTextBuffer } from './json-row-text.js';
+import { fieldRowOfItem } from './klv-field-derivation.js';
 import type { DatasetRow } from './observation-row-codec.js';
 import type { RawDatasetDefinition } from './raw-datasets.js';
 
@@ -32,14 +37,16 @@ export const DATASET_MEDIA_TYPES: Readonly<Record<DatasetFormat, string>> = {
 };
 
 export const DEFAULT_CHUNK_BYTES = 64 * 1024;
+/** Bytes past chunkBytes a chunk's buffer holds (a metadata packet's row is about 3 KB). */
+const ROW_ROOM = 16 * 1024;
 
 export interface DatasetExportOptions extends DatasetQueryOptions {
   /** About how many bytes (UTF-8) a chunk holds before it is handed on; default 64 KiB. */
   chunkBytes?: number;
 }
 
-/** An export ready to run: its total is known before the first chunk (for a header); iterating it makes the text. */
-export interface DatasetExport extends Iterable<string> {
+/** An export ready to run: its total is known before the first chunk (for a header); iterating it makes the text, UTF-8 encoded. */
+export interface DatasetExport extends Iterable<Buffer> {
   readonly dataset: RawDatasetDefinition;
   readonly format: DatasetFormat;
   readonly mediaType: string;
@@ -77,30 +84,60 @@ function chunkSize(value: number | undefined): number {
   return value;
 }
 
-/** Rows written as text: JSON for json and ndjson (json-row-text.ts), a record for csv. */
+/** Rows written as text: JSON for json and ndjson (json-row-text.ts), a record for csv; each row with what goes around it. */
 interface RowFormat {
+  /** The text before the rows; it starts the rows again. */
   head(total: number): string;
   rows: DatasetRowMaker<void>;
-  /** Between two rows. */
-  separator: Uint8Array;
-  /** After each row. */
-  end: Uint8Array;
   tail(nextCursor: string | null): string;
 }
 
-const NOTHING = new Uint8Array(0);
+const LINE_FEED = 0x0a;
+const COMMA = 0x2c;
 
 function rowFormat(format: DatasetFormat, fields: readonly string[], out: JsonTextBuffer): RowFormat {
   if (format === 'csv') {
     const record = (row: DatasetRow): void => out.text(csvLine(fields.map((field) => row[field])));
-    return { head: () => csvLine(fields), rows: { stored: (codec, row) => record(codec.decodeDatasetRow(row)), made: record }, separator: NOTHING, end: NOTHING, tail: () => '' };
+    return { head: () => csvLine(fields), rows: { stored: (codec, row) => record(codec.decodeDatasetRow(row)), made: (field) => record(fieldRowOfItem(field)) }, tail: () => '' };
   }
-  const writeObject = objectRowWriter(fields);
-  const rows: DatasetRowMaker<void> = { stored: (codec, row) => codec.writeDatasetRow(row, out), made: (row) => writeObject(row, out) };
-  if (format === 'json') {
-    return { head: (total) => `{"total":${total},"rows":[`, rows, separator: Buffer.from(','), end: NOTHING, tail: (nextCursor) => `],"nextCursor":${JSON.stringify(nextCursor)}}` };
+  const writeItemField = itemFieldRowWriter(fields);
+  if (format === 'ndjson') {
+    const rows: DatasetRowMaker<void> = {
+      stored: (codec, row) => {
+        codec.writeDatasetRow(row, out);
+        out.byte(LINE_FEED);
+      },
+      made: (field) => {
+        writeItemField(field, out);
+        out.byte(LINE_FEED);
+      },
+    };
+    return { head: () => '', rows, tail: () => '' };
   }
-  return { head: () => '', rows, separator: NOTHING, end: Buffer.from('\n'), tail: () => '' };
+  // JSON: a comma before every row but the first.
+  let first = true;
+  const separate = (): void => {
+    if (first) first = false;
+    else out.byte(COMMA);
+  };
+  const rows: DatasetRowMaker<void> = {
+    stored: (codec, row) => {
+      separate();
+      codec.writeDatasetRow(row, out);
+    },
+    made: (field) => {
+      separate();
+      writeItemField(field, out);
+    },
+  };
+  return {
+    head: (total) => {
+      first = true;
+      return `{"total":${total},"rows":[`;
+    },
+    rows,
+    tail: (nextCursor) => `],"nextCursor":${JSON.stringify(nextCursor)}}`,
+  };
 }
 
 /**
@@ -114,39 +151,41 @@ export function exportDataset(source: Database | DatasetParts, name: string, for
   const query: DatasetQuery = planDatasetQuery(name, options, { defaultLimit: null, maxLimit: Number.MAX_SAFE_INTEGER });
   const parts = datasetPartsOf(source);
   const total = countDatasetRows(parts, query);
-  const out = new JsonTextBuffer(2 * chunkBytes);
+  // A chunk is handed over once past chunkBytes: room for the row that passes it (a longer one grows the buffer).
+  const out = new JsonTextBuffer(chunkBytes + ROW_ROOM);
   const text = rowFormat(checkedFormat, query.dataset.fields, out);
   let nextCursor: string | null = null;
   let made = 0;
-  function* chunks(): Generator<string, void, undefined> {
+  function* chunks(): Generator<Buffer, void, undefined> {
     made = 0;
-    out.take();
+    out.clear();
     out.text(text.head(total));
-    // The separator goes before every row but the first, as the row is written (by the step that yields it).
-    const before = (): void => {
-      if (made > 0) out.bytes(text.separator);
-    };
+    // Rows are written into `out` as they are read; the reader yields once a chunk is full.
     const rows = datasetRows(parts, query, {
-      stored: (codec, row) => (before(), text.rows.stored(codec, row)),
-      made: (row) => (before(), text.rows.made(row)),
+      stored: (codec, row) => {
+        text.rows.stored(codec, row);
+        made++;
+      },
+      made: (field) => {
+        text.rows.made(field);
+        made++;
+      },
+      pause: () => out.length >= chunkBytes,
     });
     try {
-      // Each step writes its row into `out`.
       for (let step = rows.next(); ; step = rows.next()) {
         if (step.done === true) {
           nextCursor = step.value;
           break;
         }
-        out.bytes(text.end);
-        made++;
-        if (out.length >= chunkBytes) yield out.take();
+        yield out.takeBytes();
       }
     } finally {
       // A consumer that stops early (a client gone) must not leave the statement open.
       rows.return(null);
     }
     out.text(text.tail(nextCursor));
-    if (out.length > 0) yield out.take();
+    if (out.length > 0) yield out.takeBytes();
   }
   return {
     dataset: query.dataset,
@@ -172,7 +211,7 @@ export async function writeDataset(
   name: string,
   options: DatasetExportOptions,
   format: string,
-  write: (text: string) => void | Promise<void>,
+  write: (chunk: Buffer) => void | Promise<void>,
 ): Promise<DatasetExportSummary> {
   const output = exportDataset(source, name, format, options);
   for (const chunk of output) await write(chunk);

@@ -15,7 +15,7 @@ import { TS_ERROR_TYPES } from '../../ts/ts-error-catalog.js';
 import { decodeDatasetCursor, encodeDatasetCursor } from './dataset-cursor.js';
 import { DatasetError } from './dataset-error.js';
 import { FILTER_COLUMNS, partRows, singleDatabaseParts, type DatasetParts } from './dataset-parts.js';
-import { klvFieldRows } from './klv-field-derivation.js';
+import { fieldRowOfItem, klvFieldRows, type ItemField } from './klv-field-derivation.js';
 import { packedRows, PACKED_KINDS } from './observation-block-codec.js';
 import { rowCodecOf, type DatasetRow, type ObservationRowCodec } from './observation-row-codec.js';
 import { rawDataset, type DatasetFilter, type RawDatasetDefinition } from './raw-datasets.js';
@@ -212,13 +212,15 @@ export function* datasetRows<T = DatasetRow>(source: DatasetParts, query: Datase
         if (delivered === query.limit) return encodeDatasetCursor(lastSeq);
         // Made only now: one row beyond the limit is read to know whether a next page exists, never made.
         delivered++;
+        let made: T;
         if (Array.isArray(row)) {
           lastSeq = row[0] as number;
-          yield maker.stored(query.codec, row);
+          made = maker.stored(query.codec, row);
         } else {
-          lastSeq = row.seq as number;
-          yield maker.made(row);
+          lastSeq = row.seq;
+          made = maker.made(row);
         }
+        if (maker.pause === undefined || maker.pause()) yield made;
       }
     } finally {
       part.release();
@@ -227,14 +229,16 @@ export function* datasetRows<T = DatasetRow>(source: DatasetParts, query: Datase
   return null;
 }
 
-/** How a dataset's rows are made: from a stored row, or from an object (a field made from its packet's item). */
+/** How a dataset's rows are made: from a stored row, or from a field made from its packet's item (only while its step lasts). */
 export interface DatasetRowMaker<T> {
   stored(codec: ObservationRowCodec, row: readonly SqlValue[]): T;
-  made(row: DatasetRow): T;
+  made(field: ItemField): T;
+  /** Whether the rows' reader yields after the row just made (without it, after every row): a writer of text needs its step only once a chunk is full. */
+  pause?(): boolean;
 }
 
 /** Dataset rows as objects (readDataset's pages). */
-const ROW_OBJECTS: DatasetRowMaker<DatasetRow> = { stored: (codec, row) => codec.decodeDatasetRow(row), made: (row) => row };
+const ROW_OBJECTS: DatasetRowMaker<DatasetRow> = { stored: (codec, row) => codec.decodeDatasetRow(row), made: fieldRowOfItem };
 
 /** A part's stored rows of the query's dataset, stepped from its statement (`params` end with the limit and offset). */
 function* rowsOf(db: Database, sql: string, params: SqlValue[]): Generator<SqlValue[], void, undefined> {

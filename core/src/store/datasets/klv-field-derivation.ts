@@ -86,53 +86,149 @@ export class DerivedFieldCounts {
 
 const FIELD_CODEC = rowCodecOf('klv-field');
 
+/** Where a packet is, as its fields repeat it: the same object for every field of the packet. */
+export interface PacketPlace {
+  readonly offset: number;
+  readonly packetIndex: number;
+  readonly t: number | null;
+  readonly pid: number;
+  readonly klvIndex: number;
+}
+
+/**
+ * A klv/fields row made from its packet's item, given as these three rather than as a row object: a writer of text
+ * uses them as they are (json-row-text.ts), and a reader that keeps rows makes the object (fieldRowOfItem). One
+ * object is reused for every field of a read: it holds the current field only while its step is being handled.
+ */
+export interface ItemField {
+  seq: number;
+  packet: PacketPlace;
+  item: KlvItem;
+}
+
+/** The dataset row of a field made from its packet's item (the fields of its observation, without `kind`). */
+export function fieldRowOfItem({ seq, packet, item }: ItemField): DatasetRow {
+  const { offset, packetIndex, t, pid, klvIndex } = packet;
+  return { seq, offset, packetIndex, t, pid, klvIndex, tag: item.tag, name: item.name, rawHex: item.rawHex, value: item.value, units: item.units };
+}
+
 /**
  * The klv/fields dataset rows of one database after `afterSeq` (null: all),
  * in seq order: its stored field rows (as sql.js gives them, for the
- * klv-field codec) merged with the fields its packets keep as items (as
- * dataset row objects).
+ * klv-field codec) merged with the fields its packets keep as items (one
+ * ItemField, changed at each step). An iterator, not a generator: a
+ * generator's step per field (a million in a 2 GB run) cost about as much
+ * as writing the field's text.
  */
-export function* klvFieldRows(db: Database, afterSeq: number | null): Generator<SqlValue[] | DatasetRow, void, undefined> {
-  const after = afterSeq ?? 0;
-  const stored = db.prepare(`${FIELD_CODEC.selectSql} WHERE seq > ? ORDER BY seq`, [after]);
-  const packets = db.prepare(
-    // The packet table keeps its name (no alias): TRIPLET_OF_PACKET_SQL names it.
-    `SELECT f.seq, f.fields, metadata_packet."offset", metadata_packet.packet_index, metadata_packet.t, metadata_packet.pid, metadata_packet.klv_index, metadata_packet.items, metadata_packet.key_name, ${TRIPLET_OF_PACKET_SQL}
-     FROM ${METADATA_FIELDS_TABLE} f JOIN metadata_packet ON metadata_packet.seq = f.seq WHERE f.seq + f.fields > ? ORDER BY f.seq`,
-    [after],
-  );
-  try {
-    let row: SqlValue[] | null = stored.step() ? stored.get() : null;
-    while (packets.step()) {
-      const [seq, fields, offset, packetIndex, t, pid, klvIndex, itemsText, keyName, triplet] = packets.get() as [
-        number,
-        number,
-        number,
-        number,
-        number | null,
-        number,
-        number,
-        string | null,
-        string,
-        Uint8Array | null,
-      ];
+export function klvFieldRows(db: Database, afterSeq: number | null): IterableIterator<SqlValue[] | ItemField> {
+  return new KlvFieldRows(db, afterSeq ?? 0);
+}
+
+type PacketRow = [number, number, number, number, number | null, number, number, string | null, string, Uint8Array | null];
+
+const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
+
+class KlvFieldRows implements IterableIterator<SqlValue[] | ItemField> {
+  #statements: { stored: Statement; packets: Statement } | null = null;
+  #closed = false;
+  /** The next stored field row, or null after the last. */
+  #storedRow: SqlValue[] | null = null;
+  /** A packet read whose fields are still to come (after any stored row before it). */
+  #packet: PacketRow | null = null;
+  #packetsDone = false;
+  #items: readonly KlvItem[] = [];
+  #next = 0;
+  #end = 0;
+  #field: ItemField | null = null;
+  /** One result for every step: for-of reads it before it asks for the next. */
+  readonly #result: IteratorYieldResult<SqlValue[] | ItemField> = { done: false, value: [] };
+
+  constructor(
+    private readonly db: Database,
+    private readonly after: number,
+  ) {}
+
+  [Symbol.iterator](): this {
+    return this;
+  }
+
+  next(): IteratorResult<SqlValue[] | ItemField> {
+    try {
+      return this.step();
+    } catch (error) {
+      this.close();
+      throw error;
+    }
+  }
+
+  return(): IteratorResult<SqlValue[] | ItemField> {
+    this.close();
+    return DONE;
+  }
+
+  private step(): IteratorResult<SqlValue[] | ItemField> {
+    if (this.#closed) return DONE;
+    const { stored, packets } = this.#statements ?? this.open();
+    for (;;) {
+      const field = this.#field;
+      if (field !== null && this.#next < this.#end) {
+        field.seq = (this.#packet as PacketRow)[0] + 1 + this.#next;
+        field.item = this.#items[this.#next++];
+        return this.yielding(field);
+      }
+      if (this.#packet === null || this.#field !== null) {
+        // The packet's fields are all given (or none was read): the next packet, or the rows after the last one.
+        this.#field = null;
+        // (A statement stepped again after its last row would start over.)
+        this.#packet = !this.#packetsDone && packets.step() ? (packets.get() as PacketRow) : null;
+        this.#packetsDone = this.#packet === null;
+        if (this.#packetsDone) break;
+      }
+      const packet = this.#packet as PacketRow;
+      const [seq, fields, offset, packetIndex, t, pid, klvIndex, itemsText, keyName, triplet] = packet;
       // Stored rows before this packet's fields come first.
-      while (row !== null && (row[0] as number) < seq) {
-        yield row;
-        row = stored.step() ? stored.get() : null;
+      const row = this.#storedRow;
+      if (row !== null && (row[0] as number) < seq) {
+        this.#storedRow = stored.step() ? stored.get() : null;
+        return this.yielding(row);
       }
-      const items = itemsText === null ? itemsFromTriplet(triplet, keyName, seq) : (decodeJsonValue(itemsText) as KlvItem[]);
-      for (let i = Math.max(0, after - seq); i < fields; i++) {
-        const item = items[i];
-        yield ({ seq: seq + 1 + i, offset, packetIndex, t, pid, klvIndex, tag: item.tag, name: item.name, rawHex: item.rawHex, value: item.value, units: item.units });
-      }
+      this.#items = itemsText === null ? itemsFromTriplet(triplet, keyName, seq) : (decodeJsonValue(itemsText) as KlvItem[]);
+      this.#next = Math.max(0, this.after - seq);
+      this.#end = fields;
+      this.#field = { seq, packet: { offset, packetIndex, t, pid, klvIndex }, item: this.#items[0] };
     }
-    while (row !== null) {
-      yield row;
-      row = stored.step() ? stored.get() : null;
+    const row = this.#storedRow;
+    if (row === null) {
+      this.close();
+      return DONE;
     }
-  } finally {
-    stored.free();
-    packets.free();
+    this.#storedRow = stored.step() ? stored.get() : null;
+    return this.yielding(row);
+  }
+
+  private yielding(value: SqlValue[] | ItemField): IteratorResult<SqlValue[] | ItemField> {
+    this.#result.value = value;
+    return this.#result;
+  }
+
+  private open(): { stored: Statement; packets: Statement } {
+    const stored = this.db.prepare(`${FIELD_CODEC.selectSql} WHERE seq > ? ORDER BY seq`, [this.after]);
+    const packets = this.db.prepare(
+      // The packet table keeps its name (no alias): TRIPLET_OF_PACKET_SQL names it.
+      `SELECT f.seq, f.fields, metadata_packet."offset", metadata_packet.packet_index, metadata_packet.t, metadata_packet.pid, metadata_packet.klv_index, metadata_packet.items, metadata_packet.key_name, ${TRIPLET_OF_PACKET_SQL}
+       FROM ${METADATA_FIELDS_TABLE} f JOIN metadata_packet ON metadata_packet.seq = f.seq WHERE f.seq + f.fields > ? ORDER BY f.seq`,
+      [this.after],
+    );
+    this.#statements = { stored, packets };
+    this.#storedRow = stored.step() ? stored.get() : null;
+    return this.#statements;
+  }
+
+  private close(): void {
+    this.#closed = true;
+    if (this.#statements === null) return;
+    this.#statements.stored.free();
+    this.#statements.packets.free();
+    this.#statements = null;
   }
 }

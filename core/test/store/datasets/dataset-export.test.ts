@@ -3,6 +3,7 @@
  * CSV, made chunk by chunk from a statement.
  */
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
 import type { Database } from 'sql.js';
 import type { Observation } from '../../../src/kernel/observations.js';
 import { DatasetError } from '../../../src/store/datasets/dataset-error.js';
@@ -10,11 +11,12 @@ import { DEFAULT_CHUNK_BYTES, exportDataset, writeDataset, type DatasetExportOpt
 import { MAX_DATASET_LIMIT, readDataset } from '../../../src/store/datasets/dataset-query.js';
 import { createObservationWriter } from '../../../src/store/datasets/observation-writer.js';
 import { RAW_DATASET_NAMES } from '../../../src/store/datasets/raw-datasets.js';
-import { GENERATED_CASES, generatedObservations } from './generated-observations.js';
+import { fixtureOrSkip } from '../../../../test-support/fixtures.js';
+import { demuxObservations, GENERATED_CASES, generatedObservations } from './generated-observations.js';
 import { runDatabaseInMemory } from './run-database-in-memory.js';
 
 function text(db: Database, name: string, format: DatasetFormat, options: DatasetExportOptions = {}): string {
-  return [...exportDataset(db, name, format, options)].join('');
+  return Buffer.concat([...exportDataset(db, name, format, options)]).toString('utf8');
 }
 
 /** RFC 4180 records of a CSV text (quoted fields with "" for a quote, CRLF between records); null for an unquoted empty field. */
@@ -113,6 +115,32 @@ describe('raw dataset export', function () {
     }
   });
 
+  /** Every dataset's NDJSON of `observations` stored in a database of its own, against JSON.stringify of its rows. */
+  async function expectNdjsonOfRows(observations: readonly Observation[], label: string): Promise<void> {
+    const own = await runDatabaseInMemory();
+    try {
+      const writer = createObservationWriter(own);
+      observations.forEach(writer.write);
+      writer.finish();
+      for (const name of RAW_DATASET_NAMES) {
+        const { rows } = readDataset(own, name, { limit: MAX_DATASET_LIMIT });
+        expect(text(own, name, 'ndjson'), `${label}: ${name}`).to.equal(rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+      }
+    } finally {
+      own.close();
+    }
+  }
+
+  it('writes the NDJSON of the other generated stream as JSON.stringify writes its rows', async () => {
+    await expectNdjsonOfRows(generatedObservations(GENERATED_CASES[0].options).observations, GENERATED_CASES[0].name);
+  });
+
+  for (const file of ['kwiver_h264_klv.ts', 'kwiver_aphill_klv_10s.ts', 'osh-addons_sample-stream.ts']) {
+    it(`writes the NDJSON of the real recording ${file} as JSON.stringify writes its rows`, async function () {
+      await expectNdjsonOfRows(demuxObservations(readFileSync(fixtureOrSkip(this, 'real', file))), file);
+    });
+  }
+
   it('writes CSV with a header row of the field names and one record per row', () => {
     const { rows, total } = readDataset(db, 'mpegts/pcr-values', { limit: MAX_DATASET_LIMIT });
     const [header, ...records] = parseCsv(text(db, 'mpegts/pcr-values', 'csv'));
@@ -129,10 +157,12 @@ describe('raw dataset export', function () {
     expect(column('tr101290')).to.deep.equal(['1.1', null]);
   });
 
-  it('hands a large dataset over in several chunks of about chunkBytes', () => {
+  it('hands a large dataset over in several chunks of UTF-8 bytes, each of about chunkBytes and still whole once the next are made', () => {
     const chunks = [...exportDataset(db, 'klv/fields', 'csv')];
     expect(chunks.length).to.be.greaterThan(3);
-    for (const chunk of chunks.slice(0, -1)) expect(Buffer.byteLength(chunk)).to.be.within(DEFAULT_CHUNK_BYTES, DEFAULT_CHUNK_BYTES + 4096);
+    for (const chunk of chunks.slice(0, -1)) expect(chunk.length).to.be.within(DEFAULT_CHUNK_BYTES, DEFAULT_CHUNK_BYTES + 4096);
+    // A chunk kept while the next ones are made (a slow client) is not written over.
+    expect(Buffer.concat(chunks).toString('utf8')).to.equal(text(db, 'klv/fields', 'csv'));
     const small = [...exportDataset(db, 'klv/fields', 'json', { chunkBytes: 1000 })];
     expect(small.length).to.be.greaterThan(chunks.length * 10);
     expect(JSON.parse(small.join(''))).to.deep.equal(JSON.parse(text(db, 'klv/fields', 'json')));
@@ -142,7 +172,7 @@ describe('raw dataset export', function () {
     const written: string[] = [];
     const summary = await writeDataset(db, 'klv/metadata-packets', { limit: 20, chunkBytes: 4096 }, 'ndjson', async (chunk) => {
       await new Promise((resolve) => setImmediate(resolve));
-      written.push(chunk);
+      written.push(chunk.toString('utf8'));
     });
     const page = readDataset(db, 'klv/metadata-packets', { limit: 20 });
     expect(summary).to.deep.equal({ total: page.total, rows: 20, nextCursor: page.nextCursor });
@@ -181,7 +211,7 @@ describe('raw dataset export', function () {
     for (let i = 0; i < 2000; i++) writer.write({ kind: 'pcr', pid: 0x100, pcr27MHz: i, discontinuity: false, offset: i, packetIndex: i, t: null });
     writer.finish();
     for (const chunk of exportDataset(scratch, 'mpegts/pcr-values', 'csv', { chunkBytes: 100 })) {
-      expect(chunk).to.contain('seq');
+      expect(chunk.toString('utf8')).to.contain('seq');
       break;
     }
     // SQLite refuses to drop a table that a live statement still reads.

@@ -48,7 +48,7 @@ const datasetPageSchema = z.object({
 });
 
 /** The chunks, then the lease given back: at the end, or early when the stream is destroyed (iterator return). */
-function* releasingAtEnd(output: DatasetExport, lease: DatabaseLease<StoredRun>): Generator<string, void, undefined> {
+function* releasingAtEnd(output: DatasetExport, lease: DatabaseLease<StoredRun>): Generator<Buffer, void, undefined> {
   try {
     yield* output;
   } finally {
