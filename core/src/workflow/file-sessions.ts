@@ -12,7 +12,7 @@ import { touchRecentSource } from '../store/catalog-recent-sources.js';
 import type { Store } from '../store/store.js';
 import { WORKFLOW_STAGES, type WorkflowStage } from './compatibility-key.js';
 import type { FileIdentity } from './file-identity.js';
-import type { FileWorkflow, StageRunOptions } from './file-workflow.js';
+import type { FileWorkflow, IdentifyOptions, StageRunOptions } from './file-workflow.js';
 import type { IngestPayload, OverallVerdict, ReportPayload, StageOutcome } from './stage-payloads.js';
 import { WorkflowError } from './workflow-error.js';
 
@@ -84,8 +84,12 @@ export class FileSessions {
     return this.report;
   }
 
-  /** Opens a file (hashing it unless unchanged), replacing the active session. */
-  async open(path: string, options: StageRunOptions = {}): Promise<Workspace> {
+  /**
+   * Opens a file (hashing it unless unchanged), replacing the active session.
+   * With `deferNewContent`, new content's `fileHash` is '' until the first
+   * stage's pass has hashed it beside its read (FileWorkflow.identify).
+   */
+  async open(path: string, options: IdentifyOptions = {}): Promise<Workspace> {
     const file = await this.workflow.identify(path, options);
     const previous = this.active();
     if (previous) this.save({ ...previous, status: 'replaced' });
@@ -121,7 +125,8 @@ export class FileSessions {
   async completeStage(options: StageRunOptions = {}): Promise<Workspace> {
     const { workspace, file } = this.requireActive();
     const { payload, ...outcome } = await this.workflow.runStage(file, workspace.stage, options);
-    const next: Workspace = { ...workspace, stagesDone: [...workspace.stagesDone, outcome], updatedAt: new Date(this.clock()).toISOString() };
+    // A hash left pending at the open is the identity's once the stage's pass has read the file.
+    const next: Workspace = { ...workspace, fileHash: file.hash, stagesDone: [...workspace.stagesDone, outcome], updatedAt: new Date(this.clock()).toISOString() };
     if (outcome.stage === 'ingest') next.latestIngestRunId = (payload as IngestPayload).runId;
     if (outcome.stage === 'report') {
       this.report = payload as ReportPayload;

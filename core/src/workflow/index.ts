@@ -5,7 +5,7 @@ export { JobQueue, type JobContext, type JobError, type JobKind, type JobProgres
 export { WorkflowError, type WorkflowErrorCode } from './workflow-error.js';
 export { canonicalJson } from './canonical-json.js';
 export { PARSER_VERSION, WORKFLOW_STAGES, compatibilityKey, stageKey, type CheckIdentity, type CompatibilityKey, type WorkflowStage } from './compatibility-key.js';
-export { FileWorkflow, type FileSourceOpener, type FileWorkflowOptions, type ProgressPhase, type StageRunOptions } from './file-workflow.js';
+export { FileWorkflow, type FileSourceOpener, type FileWorkflowOptions, type IdentifyOptions, type ProgressPhase, type StageRunOptions } from './file-workflow.js';
 export { buildReport, REPORT_TOP_VIOLATIONS } from './report-builder.js';
 export * from './stage-payloads.js';
 export { FileSessions, type FileSessionStatus, type Workspace } from './file-sessions.js';

@@ -5,6 +5,7 @@ import { defineCheck } from '../../src/kernel/define-check.js';
 import { generateTransportStream } from '../../src/gen/index.js';
 import { listRecentSources } from '../../src/store/catalog-recent-sources.js';
 import { Store } from '../../src/store/store.js';
+import { hashFile } from '../../src/workflow/file-hash.js';
 import { FileSessions } from '../../src/workflow/file-sessions.js';
 import { FileWorkflow } from '../../src/workflow/file-workflow.js';
 import { WorkflowError } from '../../src/workflow/workflow-error.js';
@@ -60,6 +61,18 @@ describe('FileSessions', function () {
       expect(workspace.latestIngestRunId).to.be.a('string');
       expect(sessions.activeReport()?.checks[0].summary.points).to.be.greaterThan(0);
       expect(listRecentSources(store.catalog.db).map((r) => r.source)).to.deep.equal([path]);
+    });
+  });
+
+  it('with deferNewContent, opens new content with no hash yet and names it once the first pass has hashed it', async () => {
+    const path = await stream('new.ts');
+    await withSessions(async (sessions) => {
+      const opened = await sessions.open(path, { deferNewContent: true });
+      expect(opened).to.include({ fileHash: '', stage: 'analyze' });
+      const done = await sessions.runToReport();
+      const hash = await hashFile(path);
+      expect(done).to.include({ fileHash: hash, reportReady: true });
+      expect(sessions.get(opened.sessionId)?.fileHash, 'the stored session too').to.equal(hash);
     });
   });
 

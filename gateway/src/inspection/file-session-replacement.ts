@@ -5,13 +5,13 @@
  * one is open, since a token plays its session's recording only while that
  * session is active. Stopping a file session revokes them as well.
  */
-import type { StageRunOptions, Workspace } from '@klvscope/core/workflow';
+import type { IdentifyOptions, Workspace } from '@klvscope/core/workflow';
 import type { InspectionDeps } from './inspection-deps.js';
 
 export async function openReplacingActive(
   deps: Pick<InspectionDeps, 'fileSessions' | 'live' | 'playback'>,
   path: string,
-  options: StageRunOptions = {},
+  options: IdentifyOptions = {},
 ): Promise<Workspace> {
   const previous = deps.fileSessions.active();
   await deps.live.stopActive('replaced');

@@ -120,14 +120,17 @@ export function ingestRunOf(deps: Pick<InspectionDeps, 'store'>, id: string): In
   return run;
 }
 
-/** Opens the file as the active session and runs every stage left; reading files, it runs as a job unless all is cached. */
+/**
+ * Opens the file as the active session and runs every stage left; reading files, it runs as a job unless all is
+ * cached. New content is hashed beside the job's pass (its workspace's `fileHash` is '' until then).
+ */
 async function inspectInSession(deps: InspectionDeps, path: string): Promise<Workspace> {
   const work = async (options: StageRunOptions): Promise<Workspace> => {
-    await openReplacingActive(deps, path, options);
+    await openReplacingActive(deps, path, { ...options, deferNewContent: true });
     return deps.fileSessions.runToReport(options);
   };
   const workflow = deps.rules.workflow();
-  const { hash } = await workflow.identify(path);
+  const { hash } = await workflow.identify(path, { deferNewContent: true });
   if (workflow.firstStageToRun(hash) === 'report') return work({});
   return runQueued(deps.jobs, 'process', path, ({ signal }) => work({ signal }));
 }
