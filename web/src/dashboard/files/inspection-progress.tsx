@@ -29,7 +29,7 @@ export function InspectionProgress({ inspection }: { inspection: Inspection }) {
         {job !== null && job.progress.bytesTotal !== null && (
           <>
             {' '}
-            · <span class="percent">{(percent ?? 0).toFixed(0)} %</span> · {formatByteSize(job.progress.bytesDone)} of {formatByteSize(job.progress.bytesTotal)} read · the file is read to identify it, then to analyse and ingest it, as far as these are not cached
+            · <span class="percent">{(percent ?? 0).toFixed(0)} %</span> · {formatByteSize(job.progress.bytesDone)} of {formatByteSize(job.progress.bytesTotal)} read · the file is read once to analyse and ingest it (a new file is identified beside that read; one that may be known is read to identify it first), as far as these are not cached
           </>
         )}
         {status === 'running' && job !== null && job.progress.bytesTotal !== null && job.progress.bytesDone >= job.progress.bytesTotal && ' · reading done, running the checks'}
