@@ -110,27 +110,43 @@ function tripletItemsOf(kind: ObservationKind, columns: readonly ObservationColu
   return { items: at('items'), keyName: at('keyName'), triplet: columns.length + 1 };
 }
 
+/** What a replayed packet's items are decoded from, by packet: its triplet, its key's name and its seq. */
+const TRIPLETS_OF_PACKETS = new WeakMap<object, { triplet: Uint8Array | null; keyName: string; seq: number }>();
+
+/** Makes `items` a data property holding `items`. */
+function keepItems(observation: object, items: unknown): void {
+  Object.defineProperty(observation, 'items', { value: items, enumerable: true, configurable: true, writable: true });
+  TRIPLETS_OF_PACKETS.delete(observation);
+}
+
+/**
+ * The accessor of every replayed packet's `items` until they are read: one getter and one setter for all the
+ * packets, so that they keep one hidden class (an accessor made per packet gave each packet its own, which slowed
+ * every check reading a packet's columns); what to decode is found by packet.
+ */
+const ITEMS_OF_TRIPLET: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: object) {
+    const of = TRIPLETS_OF_PACKETS.get(this);
+    if (of === undefined) return undefined;
+    const items = itemsFromTriplet(of.triplet, of.keyName, of.seq);
+    keepItems(this, items);
+    return items;
+  },
+  set(this: object, items: unknown) {
+    keepItems(this, items);
+  },
+};
+
 /**
  * A replayed packet's `items`, decoded from its triplet when first read (then kept): most checks
  * that take metadata packets read only their columns (time stamp, checksum, version), and decoding
  * every packet's items again was a tenth of a `process` over a stored run.
  */
 function defineItemsOfTriplet(observation: Record<string, unknown>, row: readonly SqlValue[], derived: TripletItems): void {
-  const triplet = row[derived.triplet] as Uint8Array | null;
-  const keyName = row[derived.keyName] as string;
-  const seq = row[0] as number;
-  Object.defineProperty(observation, 'items', {
-    enumerable: true,
-    configurable: true,
-    get() {
-      const items = itemsFromTriplet(triplet, keyName, seq);
-      Object.defineProperty(observation, 'items', { value: items, enumerable: true, configurable: true, writable: true });
-      return items;
-    },
-    set(items: unknown) {
-      Object.defineProperty(observation, 'items', { value: items, enumerable: true, configurable: true, writable: true });
-    },
-  });
+  TRIPLETS_OF_PACKETS.set(observation, { triplet: row[derived.triplet] as Uint8Array | null, keyName: row[derived.keyName] as string, seq: row[0] as number });
+  Object.defineProperty(observation, 'items', ITEMS_OF_TRIPLET);
 }
 
 function createCodec<K extends ObservationKind>(layout: ObservationTable<K>): ObservationRowCodec<K> {

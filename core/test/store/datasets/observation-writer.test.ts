@@ -151,6 +151,21 @@ describe('metadata packets kept as their triplet', () => {
     expect(Object.getOwnPropertyDescriptor(replayed, 'items')).to.include({ value: items, enumerable: true });
   });
 
+  it('gives each replayed packet its own items (one accessor serves them all), and keeps items assigned before any read', () => {
+    const writer = createObservationWriter(run.db);
+    observations.forEach(writer.write);
+    writer.finish();
+    const originals = observations.filter((o): o is MetadataPacketObservation => o.kind === 'metadata-packet');
+    const replayed = [...replayObservations(run.db, new Set(['metadata-packet']))] as MetadataPacketObservation[];
+    expect(replayed.length).to.equal(originals.length).and.to.be.above(2);
+    // Read from the last to the first: each decodes its own triplet, whatever was read before.
+    for (let i = replayed.length - 1; i > 0; i--) expect(replayed[i].items, `packet ${i}`).to.deep.equal(originals[i].items);
+    const assigned = [{ tag: 2 }] as unknown as MetadataPacketObservation['items'];
+    replayed[0].items = assigned;
+    expect(replayed[0].items).to.equal(assigned);
+    expect({ ...replayed[0] }.items).to.equal(assigned);
+  });
+
   it('replays only the kinds asked for, in emission order: fields without their packets, packets without their fields', () => {
     const writer = createObservationWriter(run.db);
     observations.forEach(writer.write);
