@@ -10,7 +10,7 @@ import { encodeBerLength, readBerLength } from './ber-length.js';
 import { encodeBerOid } from './ber-oid.js';
 import { st0601Checksum } from './checksum.js';
 import type { DecodedItem, KlvProblem } from './decoded-item.js';
-import { parseLocalSet } from './local-set.js';
+import { parseLocalSet, type LocalSetItem } from './local-set.js';
 import { concatBytes } from './nested-local-set-codec.js';
 import { decodeSt0601ItemInto, encodeSt0601Item } from './st0601-item.js';
 import { st0601Item, ST0601_MANDATORY_TAGS, ST0601_MAX_TAG } from './st0601-items.js';
@@ -54,6 +54,49 @@ const TIME_STAMP_TAG = 2;
 const VERSION_TAG = 65;
 
 /**
+ * Where the local set of the packet in `bytes[start, end)` lies (`limit` is
+ * `end` within `bytes`), or null when the key and length leave none. What is
+ * wrong with the key and the length goes to `problems`, when given.
+ */
+function localSetBounds(bytes: Uint8Array, start: number, limit: number, problems: KlvProblem[] | null): { valueStart: number; valueEnd: number } | null {
+  if (start < 0 || start + KEY_SIZE >= limit) {
+    problems?.push({ type: 'raw-decode-error', tag: null, byteOffset: Math.max(0, start), message: `packet truncated: ${Math.max(0, limit - start)} bytes, no room for key and length` });
+    return null;
+  }
+  if (problems !== null && !isSt0601Key(bytes, start)) {
+    problems.push({ type: 'unknown-key', tag: null, byteOffset: start, message: `key ${keyToHex(bytes, start)} is not the ST 0601 UAS Datalink LS key` });
+  }
+  const len = readBerLength(bytes, start + KEY_SIZE, limit);
+  if (!len.ok) {
+    problems?.push({ type: 'raw-decode-error', tag: null, byteOffset: len.byteOffset, message: `packet length: ${len.message}` });
+    return null;
+  }
+  const valueStart = start + KEY_SIZE + len.size;
+  let valueEnd = valueStart + len.length;
+  if (valueEnd > limit) {
+    problems?.push({
+      type: 'raw-decode-error',
+      tag: null,
+      byteOffset: start + KEY_SIZE,
+      message: `packet length ${len.length} runs past the data (${limit - valueStart} bytes left); decoding what is there`,
+    });
+    valueEnd = limit;
+  }
+  return { valueStart, valueEnd };
+}
+
+/**
+ * The items of the packet in `bytes[start, end)` framed, not decoded: those
+ * decodeSt0601 decodes, in its order (item i of its `items` is
+ * `decodeSt0601ItemInto` of framed item i). For readers that need an item's
+ * bytes more often than its value.
+ */
+export function frameSt0601Items(bytes: Uint8Array, start: number, end: number): LocalSetItem[] {
+  const bounds = localSetBounds(bytes, start, Math.min(end, bytes.length), null);
+  return bounds === null ? [] : parseLocalSet(bytes, bounds.valueStart, bounds.valueEnd).items;
+}
+
+/**
  * Decodes the packet in `bytes[start, end)`: `start` is the key's first
  * byte. A key other than the ST 0601 key is reported ('unknown-key') and the
  * value is still decoded as ST 0601. Never throws.
@@ -69,31 +112,12 @@ export function decodeSt0601(bytes: Uint8Array, start: number, end: number): St0
     items,
     problems,
   };
-  if (start < 0 || start + KEY_SIZE >= limit) {
-    problems.push({ type: 'raw-decode-error', tag: null, byteOffset: Math.max(0, start), message: `packet truncated: ${Math.max(0, limit - start)} bytes, no room for key and length` });
+  const bounds = localSetBounds(bytes, start, limit, problems);
+  if (bounds === null) {
     packet.checksum.computed = st0601Checksum(bytes, Math.max(0, start), limit);
     return packet;
   }
-  if (!isSt0601Key(bytes, start)) {
-    problems.push({ type: 'unknown-key', tag: null, byteOffset: start, message: `key ${keyToHex(bytes, start)} is not the ST 0601 UAS Datalink LS key` });
-  }
-  const len = readBerLength(bytes, start + KEY_SIZE, limit);
-  if (!len.ok) {
-    problems.push({ type: 'raw-decode-error', tag: null, byteOffset: len.byteOffset, message: `packet length: ${len.message}` });
-    packet.checksum.computed = st0601Checksum(bytes, start, limit);
-    return packet;
-  }
-  const valueStart = start + KEY_SIZE + len.size;
-  let valueEnd = valueStart + len.length;
-  if (valueEnd > limit) {
-    problems.push({
-      type: 'raw-decode-error',
-      tag: null,
-      byteOffset: start + KEY_SIZE,
-      message: `packet length ${len.length} runs past the data (${limit - valueStart} bytes left); decoding what is there`,
-    });
-    valueEnd = limit;
-  }
+  const { valueStart, valueEnd } = bounds;
 
   const set = parseLocalSet(bytes, valueStart, valueEnd);
   for (const e of set.errors) problems.push({ type: 'raw-decode-error', tag: null, byteOffset: e.byteOffset, message: e.message });

@@ -1,13 +1,12 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { fixtureOrSkip } from '../../../test-support/fixtures.js';
-import { encodeBerLength } from '../../src/klv/ber-length.js';
 import { st0601Checksum } from '../../src/klv/checksum.js';
 import { hexToBytes } from '../../src/klv/hex.js';
 import { scanKlvStream } from '../../src/klv/klv-triplet.js';
-import { decodeSt0601, encodeSt0601, type St0601Packet } from '../../src/klv/st0601-packet.js';
-
-const KEY = '060e2b34020b01010e01030101000000';
+import { decodeSt0601ItemInto } from '../../src/klv/st0601-item.js';
+import { decodeSt0601, encodeSt0601, frameSt0601Items, type St0601Packet } from '../../src/klv/st0601-packet.js';
+import { KEY, malformedSt0601Packets, packetFromItems, TIME_AND_VERSION } from './st0601-hand-made-packets.js';
 
 function readFixture(context: Mocha.Context, name: string): Uint8Array {
   return new Uint8Array(readFileSync(fixtureOrSkip(context, 'klv', name)));
@@ -16,23 +15,6 @@ function readFixture(context: Mocha.Context, name: string): Uint8Array {
 function valueOf(packet: St0601Packet, tag: number): unknown {
   return packet.items.find((item) => item.tag === tag)?.value;
 }
-
-/** A packet from hand-written item bytes "tag len value..." with a correct checksum appended. */
-function packetFromItems(itemsHex: string): Uint8Array {
-  const body = hexToBytes(itemsHex + '01020000')!;
-  const header = hexToBytes(KEY)!;
-  const length = encodeBerLength(body.length);
-  const packet = new Uint8Array(header.length + length.length + body.length);
-  packet.set(header);
-  packet.set(length, 16);
-  packet.set(body, 16 + length.length);
-  const sum = st0601Checksum(packet, 0, packet.length - 2);
-  packet[packet.length - 2] = sum >> 8;
-  packet[packet.length - 1] = sum & 0xff;
-  return packet;
-}
-
-const TIME_AND_VERSION = '02080004605058 4e0180 41010d'.replace(/ /g, '');
 
 describe('ST 0601 packet decoding', () => {
   describe('klvdata_DynamicOnlyMISMMSPacketData.bin (the MISB ST 0902.5 example)', () => {
@@ -239,6 +221,19 @@ describe('ST 0601 packet decoding', () => {
       expect(packet.checksum.valid).to.equal(true);
       expect(packet.problems.map((p) => [p.type, p.tag])).to.deep.equal([['raw-decode-error', 1]]);
     });
+  });
+});
+
+describe('ST 0601 items framed without decoding', () => {
+  it('frames the items decodeSt0601 decodes, in its order, each giving its item when decoded alone', function () {
+    const realflight = readFixture(this, 'klvdata_realflight.klv.bin');
+    const packets = [...scanKlvStream(realflight).triplets.map((t) => realflight.subarray(t.keyOffset, t.end)), ...malformedSt0601Packets()];
+    for (const bytes of packets) {
+      const framed = frameSt0601Items(bytes, 0, bytes.length);
+      const decoded = framed.map((span) => decodeSt0601ItemInto(span.tag, bytes, span.valueOffset, span.valueOffset + span.length, span.tagOffset, null));
+      expect(decoded).to.deep.equal(decodeSt0601(bytes, 0, bytes.length).items);
+    }
+    expect(malformedSt0601Packets().map((bytes) => frameSt0601Items(bytes, 0, bytes.length).length)).to.deep.equal([4, 4, 4, 4, 2, 0, 0]);
   });
 });
 

@@ -9,6 +9,7 @@
  */
 import { JsonTextBuffer, objectRowWriter } from './json-row-text.js';
 import { fieldRowOfItem, type ItemField, type PacketPlace } from './klv-field-derivation.js';
+import { fieldRowPieces, St0601ItemText } from './st0601-item-text.js';
 
 /** The klv/fields row's fields, in the order the pieces below are made for. */
 const ROW_FIELDS = ['seq', 'offset', 'packetIndex', 't', 'pid', 'klvIndex', 'tag', 'name', 'rawHex', 'value', 'units'];
@@ -66,20 +67,26 @@ export function itemFieldRowWriter(fields: readonly string[]): (field: ItemField
   const noUnits = Buffer.from(',"units":null}');
   let place: PacketPlace | null = null;
   let placeBytes: Uint8Array = new Uint8Array(0);
+  const fromBytes = new St0601ItemText(fieldRowPieces);
   return (field, out) => {
-    const { item } = field;
-    if (typeof item.tag !== 'number' || typeof item.name !== 'string' || typeof item.rawHex !== 'string' || (item.units !== null && typeof item.units !== 'string')) {
-      // Not a KlvItem as the decoders make them: the row object's text.
-      writeRowObject(field, out);
-      return;
-    }
     if (field.packet !== place) {
       place = field.packet;
       placeBytes = placeText(place);
     }
+    const start = out.length;
     out.bytes(SEQ_KEY);
     out.number(field.seq);
     out.bytes(placeBytes);
+    // An ST 0601 item still as its bytes: written from them, unless the decoder would mark it with an error.
+    const { triplet, span } = field;
+    if (span != null && triplet != null && fromBytes.write(triplet, span, out)) return;
+    const { item } = field;
+    if (typeof item.tag !== 'number' || typeof item.name !== 'string' || typeof item.rawHex !== 'string' || (item.units !== null && typeof item.units !== 'string')) {
+      // Not a KlvItem as the decoders make them: the row object's text.
+      out.rewind(start);
+      writeRowObject(field, out);
+      return;
+    }
     out.number(item.tag);
     out.bytes(names.of(item.name));
     out.string(item.rawHex);

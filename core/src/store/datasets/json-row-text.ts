@@ -178,11 +178,16 @@ export class JsonTextBuffer {
 
   /** Bytes as a JSON string of lower-case hex digits. */
   hex(value: Uint8Array): void {
-    this.room(2 * value.length + 2);
+    this.hexOf(value, 0, value.length);
+  }
+
+  /** `value[start, end)` as a JSON string of lower-case hex digits. */
+  hexOf(value: Uint8Array, start: number, end: number): void {
+    this.room(2 * (end - start) + 2);
     const bytes = this.#bytes;
     let at = this.#at;
     bytes[at++] = QUOTE;
-    for (let i = 0; i < value.length; i++) {
+    for (let i = start; i < end; i++) {
       bytes[at++] = HEX_DIGITS[value[i] >> 4];
       bytes[at++] = HEX_DIGITS[value[i] & 15];
     }

@@ -12,6 +12,9 @@
  */
 import type { Database, SqlValue, Statement } from 'sql.js';
 import type { KlvFieldObservation, KlvItem, MetadataPacketObservation } from '../../kernel/observations.js';
+import type { LocalSetItem } from '../../klv/local-set.js';
+import { decodeSt0601ItemInto } from '../../klv/st0601-item.js';
+import { frameSt0601Items } from '../../klv/st0601-packet.js';
 import { decodeJsonValue } from './lossless-json.js';
 import { itemsFromTriplet, TRIPLET_OF_PACKET_SQL } from './metadata-items-derivation.js';
 import { rowCodecOf, type DatasetRow } from './observation-row-codec.js';
@@ -85,6 +88,7 @@ export class DerivedFieldCounts {
 }
 
 const FIELD_CODEC = rowCodecOf('klv-field');
+const ST0601_KEY_NAME = 'st0601-uas-datalink-ls';
 
 /** Where a packet is, as its fields repeat it: the same object for every field of the packet. */
 export interface PacketPlace {
@@ -98,12 +102,48 @@ export interface PacketPlace {
 /**
  * A klv/fields row made from its packet's item, given as these three rather than as a row object: a writer of text
  * uses them as they are (json-row-text.ts), and a reader that keeps rows makes the object (fieldRowOfItem). One
- * object is reused for every field of a read: it holds the current field only while its step is being handled.
+ * object is reused for every field of a packet: it holds the current field only while its step is being handled.
  */
 export interface ItemField {
   seq: number;
   packet: PacketPlace;
-  item: KlvItem;
+  readonly item: KlvItem;
+  /** Of an item of a packet kept as its ST 0601 triplet: the triplet, and where the item lies in it (its text can be written from the bytes). */
+  readonly triplet?: Uint8Array | null;
+  readonly span?: LocalSetItem | null;
+}
+
+/**
+ * The field a read gives at each step of a packet: an item decoded with its packet, or an item of a packet kept as
+ * its ST 0601 triplet, decoded only when `item` is read (a writer of text writes it from its bytes).
+ */
+class PacketField implements ItemField {
+  seq = 0;
+  span: LocalSetItem | null = null;
+  #item: KlvItem | null = null;
+
+  constructor(
+    readonly packet: PacketPlace,
+    readonly triplet: Uint8Array | null,
+  ) {}
+
+  /** The item, decoded as decodeSt0601 decodes its framed items. */
+  get item(): KlvItem {
+    if (this.#item === null) {
+      const span = this.span as LocalSetItem;
+      this.#item = decodeSt0601ItemInto(span.tag, this.triplet as Uint8Array, span.valueOffset, span.valueOffset + span.length, span.tagOffset, null);
+    }
+    return this.#item;
+  }
+
+  decoded(item: KlvItem): void {
+    this.#item = item;
+  }
+
+  framed(span: LocalSetItem): void {
+    this.span = span;
+    this.#item = null;
+  }
 }
 
 /** The dataset row of a field made from its packet's item (the fields of its observation, without `kind`). */
@@ -136,10 +176,12 @@ class KlvFieldRows implements IterableIterator<SqlValue[] | ItemField> {
   /** A packet read whose fields are still to come (after any stored row before it). */
   #packet: PacketRow | null = null;
   #packetsDone = false;
+  /** The packet's items, decoded; or, of a packet kept as its ST 0601 triplet, framed only. */
   #items: readonly KlvItem[] = [];
+  #spans: readonly LocalSetItem[] | null = null;
   #next = 0;
   #end = 0;
-  #field: ItemField | null = null;
+  #field: PacketField | null = null;
   /** One result for every step: for-of reads it before it asks for the next. */
   readonly #result: IteratorYieldResult<SqlValue[] | ItemField> = { done: false, value: [] };
 
@@ -173,7 +215,8 @@ class KlvFieldRows implements IterableIterator<SqlValue[] | ItemField> {
       const field = this.#field;
       if (field !== null && this.#next < this.#end) {
         field.seq = (this.#packet as PacketRow)[0] + 1 + this.#next;
-        field.item = this.#items[this.#next++];
+        if (this.#spans === null) field.decoded(this.#items[this.#next++]);
+        else field.framed(this.#spans[this.#next++]);
         return this.yielding(field);
       }
       if (this.#packet === null || this.#field !== null) {
@@ -192,10 +235,12 @@ class KlvFieldRows implements IterableIterator<SqlValue[] | ItemField> {
         this.#storedRow = stored.step() ? stored.get() : null;
         return this.yielding(row);
       }
-      this.#items = itemsText === null ? itemsFromTriplet(triplet, keyName, seq) : (decodeJsonValue(itemsText) as KlvItem[]);
+      const framed = itemsText === null && triplet !== null && keyName === ST0601_KEY_NAME;
+      this.#spans = framed ? frameSt0601Items(triplet, 0, triplet.length) : null;
+      this.#items = framed ? [] : itemsText === null ? itemsFromTriplet(triplet, keyName, seq) : (decodeJsonValue(itemsText) as KlvItem[]);
       this.#next = Math.max(0, this.after - seq);
       this.#end = fields;
-      this.#field = { seq, packet: { offset, packetIndex, t, pid, klvIndex }, item: this.#items[0] };
+      this.#field = new PacketField({ offset, packetIndex, t, pid, klvIndex }, framed ? triplet : null);
     }
     const row = this.#storedRow;
     if (row === null) {

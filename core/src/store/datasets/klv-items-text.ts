@@ -8,8 +8,13 @@
  * up to `"rawHex":` is made once per name. Any other array, or an item of
  * another shape (EG 0104 items carry a `keyHex`), is walked as any value.
  */
+import { decodeSt0601ItemInto } from '../../klv/st0601-item.js';
+import { frameSt0601Items } from '../../klv/st0601-packet.js';
 import type { JsonTextBuffer } from './json-row-text.js';
+import { ItemsOfTriplet } from './metadata-items-derivation.js';
+import { packetItemPieces, St0601ItemText } from './st0601-item-text.js';
 
+const ST0601_KEY_NAME = 'st0601-uas-datalink-ls';
 const ITEM_KEYS = ['tag', 'name', 'units', 'rawHex', 'value', 'deprecated', 'error'];
 /** Item names kept with their text; beyond, the cache starts again (the tag tables hold a few hundred). */
 const MAX_CACHED_NAMES = 4096;
@@ -40,8 +45,10 @@ interface Item {
 /** Writes items arrays; keeps the heads of the items it has written, by name. */
 export class KlvItemsText {
   readonly #heads = new Map<string, ItemHead>();
+  readonly #fromBytes = new St0601ItemText(packetItemPieces);
 
   write(items: unknown, out: JsonTextBuffer): void {
+    if (items instanceof ItemsOfTriplet) return this.writeTriplet(items, out);
     if (!Array.isArray(items)) return out.value(items);
     const start = out.length;
     out.byte(0x5b);
@@ -51,6 +58,26 @@ export class KlvItemsText {
         // Not an item these pieces are made for: the whole array as any value is written.
         out.rewind(start);
         return out.value(items);
+      }
+    }
+    out.byte(0x5d);
+  }
+
+  /** Items kept as an ST 0601 triplet written from its bytes (st0601-item-text.ts); those of other keys decoded first. */
+  private writeTriplet(items: ItemsOfTriplet, out: JsonTextBuffer): void {
+    const { raw } = items;
+    if (raw === null || items.keyName !== ST0601_KEY_NAME) return this.write(items.decode(), out);
+    const start = out.length;
+    const spans = frameSt0601Items(raw, 0, raw.length);
+    out.byte(0x5b);
+    for (let i = 0; i < spans.length; i++) {
+      if (i > 0) out.byte(0x2c);
+      const span = spans[i];
+      if (this.#fromBytes.write(raw, span, out)) continue;
+      // An item the decoder marks with an error: the decoded item, as the array of decoded items would have it.
+      if (!this.item(decodeSt0601ItemInto(span.tag, raw, span.valueOffset, span.valueOffset + span.length, span.tagOffset, null), out)) {
+        out.rewind(start);
+        return out.value(items.decode());
       }
     }
     out.byte(0x5d);

@@ -27,6 +27,22 @@ export function isDecodedFrom(packet: MetadataPacketObservation, previous: KlvPa
   return previous !== null && tripletOf(packet) === previous;
 }
 
+/**
+ * The items of a packet stored as its triplet, not yet decoded: a writer of text writes ST 0601 items from the
+ * bytes (klv-items-text.ts), anything else decodes them.
+ */
+export class ItemsOfTriplet {
+  constructor(
+    readonly raw: Uint8Array | null,
+    readonly keyName: string,
+    readonly seq: number,
+  ) {}
+
+  decode(): KlvItem[] {
+    return itemsFromTriplet(this.raw, this.keyName, this.seq);
+  }
+}
+
 /** The items of a packet stored as its triplet. */
 export function itemsFromTriplet(raw: Uint8Array | null, keyName: string, seq: number): KlvItem[] {
   const items = raw === null ? null : metadataItemsOfTriplet(raw, keyName);

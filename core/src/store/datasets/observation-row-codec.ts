@@ -11,7 +11,7 @@ import type { ObservationKind, ObservationOf } from '../../kernel/observations.j
 import { bytesToHex } from '../../klv/hex.js';
 import { decodeJsonValue, encodeJsonValue } from './lossless-json.js';
 import { storedRowWriter, type JsonTextBuffer } from './json-row-text.js';
-import { itemsFromTriplet, TRIPLET_OF_PACKET_SQL } from './metadata-items-derivation.js';
+import { itemsFromTriplet, ItemsOfTriplet, TRIPLET_OF_PACKET_SQL } from './metadata-items-derivation.js';
 import { OBSERVATION_TABLE_LIST, type ObservationColumn, type ObservationTable } from './observation-columns.js';
 
 /** A raw dataset row: `seq` and the observation's fields, JSON-able. */
@@ -162,6 +162,13 @@ function createCodec<K extends ObservationKind>(layout: ObservationTable<K>): Ob
     copy[derived.items] = items as unknown as SqlValue;
     return copy;
   };
+  /** The row with its items as the triplet they are kept as, for a writer of text (klv-items-text.ts). */
+  const withTriplet = (row: readonly SqlValue[]): readonly SqlValue[] => {
+    if (derived === null || row[derived.items] !== null) return row;
+    const copy = row.slice();
+    copy[derived.items] = new ItemsOfTriplet(row[derived.triplet] as Uint8Array | null, row[derived.keyName] as string, row[0] as number) as unknown as SqlValue;
+    return copy;
+  };
   const datasetFields = ['seq', ...columns.map(datasetFieldName)];
   const writeRow = storedRowWriter(columns, datasetFields);
   const decodeColumn = (column: ObservationColumn, value: SqlValue): unknown =>
@@ -203,7 +210,7 @@ function createCodec<K extends ObservationKind>(layout: ObservationTable<K>): Ob
       }
       return out;
     },
-    writeDatasetRow: (stored, out) => writeRow(withItems(stored), out),
+    writeDatasetRow: (stored, out) => writeRow(withTriplet(stored), out),
   };
 }
 

@@ -11,7 +11,11 @@ import { DEFAULT_CHUNK_BYTES, exportDataset, writeDataset, type DatasetExportOpt
 import { MAX_DATASET_LIMIT, readDataset } from '../../../src/store/datasets/dataset-query.js';
 import { createObservationWriter } from '../../../src/store/datasets/observation-writer.js';
 import { RAW_DATASET_NAMES } from '../../../src/store/datasets/raw-datasets.js';
+import { observeKlvPacket } from '../../../src/klv/klv-packet-observer.js';
+import { scanKlvStream } from '../../../src/klv/klv-triplet.js';
+import { rowCodecOf } from '../../../src/store/datasets/observation-row-codec.js';
 import { fixtureOrSkip } from '../../../../test-support/fixtures.js';
+import { malformedSt0601Packets } from '../../klv/st0601-hand-made-packets.js';
 import { demuxObservations, GENERATED_CASES, generatedObservations } from './generated-observations.js';
 import { runDatabaseInMemory } from './run-database-in-memory.js';
 
@@ -140,6 +144,40 @@ describe('raw dataset export', function () {
       await expectNdjsonOfRows(demuxObservations(readFileSync(fixtureOrSkip(this, 'real', file))), file);
     });
   }
+
+  it('writes klv/metadata-packets and klv/fields of ST 0601 packets kept as their triplets, well formed or not, as the KLV observer emitted them', async function () {
+    const realflight = new Uint8Array(readFileSync(fixtureOrSkip(this, 'klv', 'klvdata_realflight.klv.bin')));
+    const triplets = [...scanKlvStream(realflight).triplets.map((t) => realflight.slice(t.keyOffset, t.end)), ...malformedSt0601Packets()];
+    const observations: Observation[] = [];
+    triplets.forEach((raw, i) => {
+      const origin = { offset: 188 * i, packetIndex: i, pts90kHz: null };
+      observeKlvPacket(raw, 0, raw.length, { pid: 258, klvIndex: i, carriage: 'async', origin }, (o) => observations.push(o));
+    });
+    const own = await runDatabaseInMemory();
+    try {
+      const writer = createObservationWriter(own);
+      observations.forEach(writer.write);
+      writer.finish();
+      const [[keptAsTriplets, packets]] = own.exec('SELECT count(*) FILTER (WHERE items IS NULL), count(*) FROM metadata_packet')[0].values;
+      // Every triplet but the one too short for its key is a packet.
+      expect(packets).to.equal(triplets.length - 1);
+      expect(keptAsTriplets).to.equal(packets);
+      for (const [name, kind] of [['klv/metadata-packets', 'metadata-packet'], ['klv/fields', 'klv-field']] as const) {
+        const emitted = observations.filter((o) => o.kind === kind) as unknown as Record<string, unknown>[];
+        const lines = text(own, name, 'ndjson').trimEnd().split('\n');
+        expect(lines, name).to.have.length(emitted.length);
+        // Each line is the emitted observation's fields in the dataset's order, after the seq the store gave it.
+        const fields = rowCodecOf(kind).datasetFields;
+        const expected = emitted.map((o, i) => {
+          const { seq } = JSON.parse(lines[i]) as { seq: number };
+          return JSON.stringify(Object.fromEntries(fields.map((field) => [field, field === 'seq' ? seq : (o[field] ?? null)])));
+        });
+        expect(lines, name).to.deep.equal(expected);
+      }
+    } finally {
+      own.close();
+    }
+  });
 
   it('writes CSV with a header row of the field names and one record per row', () => {
     const { rows, total } = readDataset(db, 'mpegts/pcr-values', { limit: MAX_DATASET_LIMIT });

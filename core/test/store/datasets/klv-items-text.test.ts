@@ -1,7 +1,12 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
 import type { KlvItem, MetadataPacketObservation } from '../../../src/kernel/observations.js';
 import { JsonTextBuffer } from '../../../src/store/datasets/json-row-text.js';
 import { KlvItemsText } from '../../../src/store/datasets/klv-items-text.js';
+import { ItemsOfTriplet, itemsFromTriplet } from '../../../src/store/datasets/metadata-items-derivation.js';
+import { scanKlvStream } from '../../../src/klv/klv-triplet.js';
+import { fixtureOrSkip } from '../../../../test-support/fixtures.js';
+import { malformedSt0601Packets } from '../../klv/st0601-hand-made-packets.js';
 import { GENERATED_CASES, generatedObservations } from './generated-observations.js';
 
 function written(values: readonly unknown[]): string[] {
@@ -44,6 +49,27 @@ describe('a metadata packet\'s items written as JSON bytes', () => {
       { not: 'an array' },
     ];
     expect(written(lists)).to.deep.equal(lists.map((items) => JSON.stringify(items)));
+  });
+
+  it('writes the items of packets kept as their ST 0601 triplet from the bytes as JSON.stringify writes the decoded items: real recordings, generated streams, and packets with what the decoder reports', function () {
+    const realflight = new Uint8Array(readFileSync(fixtureOrSkip(this, 'klv', 'klvdata_realflight.klv.bin')));
+    const generated = GENERATED_CASES.flatMap(({ options }) =>
+      generatedObservations(options).observations.flatMap((o) => (o.kind === 'klv-packet' && o.keyName === 'st0601-uas-datalink-ls' ? [o.raw] : [])),
+    );
+    const triplets = [...scanKlvStream(realflight).triplets.map((t) => realflight.slice(t.keyOffset, t.end)), ...generated, ...malformedSt0601Packets()];
+    expect(generated.length).to.be.greaterThan(10);
+    const kept = triplets.map((raw, seq) => new ItemsOfTriplet(raw, 'st0601-uas-datalink-ls', seq));
+    expect(written(kept)).to.deep.equal(triplets.map((raw, seq) => JSON.stringify(itemsFromTriplet(raw, 'st0601-uas-datalink-ls', seq))));
+  });
+
+  it('writes the items of a packet of another key kept as its triplet decoded, and tells a missing triplet', function () {
+    const vmti = new Uint8Array(readFileSync(fixtureOrSkip(this, 'klv', 'jmisb_0903.bin')));
+    const [triplet] = scanKlvStream(vmti).triplets;
+    const raw = vmti.slice(triplet.keyOffset, triplet.end);
+    const items = itemsFromTriplet(raw, 'st0903-vmti-ls', 1);
+    expect(items.length).to.be.greaterThan(0);
+    expect(written([new ItemsOfTriplet(raw, 'st0903-vmti-ls', 1)])).to.deep.equal([JSON.stringify(items)]);
+    expect(() => written([new ItemsOfTriplet(null, 'st0601-uas-datalink-ls', 7)])).to.throw('metadata packet 7 is stored as its triplet, but the triplet is missing');
   });
 
   it('does not take an enumerable key of Object.prototype for an item\'s own error', () => {
