@@ -1,28 +1,58 @@
 // Child process of bench/run.mjs: exports every raw dataset of an ingest run as NDJSON
 // (the text made chunk by chunk, as the REST export streams it, then dropped), and
 // prints rows, bytes and the time taken, and the run's observations. Arguments: DATA_DIR RUN_ID.
-import { RAW_DATASET_NAMES, Store, exportDataset } from '@klvscope/core/store';
+// Then, for comparison, the same export again in this process (its code compiled, as in a
+// service that has exported before), and V8's own JSON.stringify of the same rows already
+// made as objects (read page by page, untimed): the cost of the text alone.
+import { RAW_DATASET_NAMES, Store, exportDataset, readDataset } from '@klvscope/core/store';
 
 const [dataDir, runId] = process.argv.slice(2);
 const store = await Store.open({ dataDir });
 const run = await store.openRun(runId);
-const openedAt = performance.now();
-const datasets = {};
-let rows = 0;
-let bytes = 0;
-for (const name of RAW_DATASET_NAMES) {
+
+function exportAll() {
   const started = performance.now();
-  const output = exportDataset(run, name, 'ndjson');
-  let size = 0;
-  for (const chunk of output) size += Buffer.byteLength(chunk);
-  datasets[name] = { rows: output.rows, bytes: size, ms: performance.now() - started };
-  rows += output.rows;
-  bytes += size;
+  const datasets = {};
+  let rows = 0;
+  let bytes = 0;
+  for (const name of RAW_DATASET_NAMES) {
+    const begun = performance.now();
+    const output = exportDataset(run, name, 'ndjson');
+    let size = 0;
+    for (const chunk of output) size += Buffer.byteLength(chunk);
+    datasets[name] = { rows: output.rows, bytes: size, ms: performance.now() - begun };
+    rows += output.rows;
+    bytes += size;
+  }
+  return { rows, bytes, datasets, ms: performance.now() - started };
 }
-const inProcessMs = performance.now() - openedAt;
+
+/** Milliseconds JSON.stringify takes over every row of the nine datasets, given as objects a page at a time. */
+function stringifyAll() {
+  let ms = 0;
+  for (const name of RAW_DATASET_NAMES) {
+    let cursor;
+    do {
+      const page = readDataset(run, name, { limit: 10_000, cursor });
+      const started = performance.now();
+      let length = 0;
+      for (const row of page.rows) length += JSON.stringify(row).length + 1;
+      ms += performance.now() - started;
+      if (length < 0) throw new Error('unreachable');
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+  }
+  return ms;
+}
+
+const first = exportAll();
+const again = exportAll();
+const stringifyMs = stringifyAll();
 const counts = run.counts;
 await run.close();
 await store.close();
 const observations = Object.values(counts).reduce((sum, n) => sum + n, 0);
-console.log(JSON.stringify({ rows, bytes, datasets, inProcessMs, observations, maxRssKb: process.resourceUsage().maxRSS }));
+console.log(
+  JSON.stringify({ rows: first.rows, bytes: first.bytes, datasets: first.datasets, inProcessMs: first.ms, againMs: again.ms, stringifyMs, observations, maxRssKb: process.resourceUsage().maxRSS }),
+);
 process.exit(0);

@@ -145,4 +145,7 @@ export const RAW_DATASET_MIGRATIONS: readonly RawDatasetMigration[] = [
     'observation blocks',
     'CREATE TABLE observation_block (kind TEXT NOT NULL, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL, rows INTEGER NOT NULL, columns BLOB NOT NULL, PRIMARY KEY (kind, last_seq)) WITHOUT ROWID;',
   ),
+  // KLV and metadata packets in blocks too (text and bytes columns): no table changes, but a klvscope that
+  // knows only schema 4 would not look for them there, so it must refuse such a part rather than miss its rows.
+  migration(5, 'KLV packets in observation blocks', 'SELECT 1;'),
 ];

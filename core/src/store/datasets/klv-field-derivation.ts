@@ -15,9 +15,11 @@ import type { KlvFieldObservation, KlvItem, MetadataPacketObservation } from '..
 import type { LocalSetItem } from '../../klv/local-set.js';
 import { decodeSt0601ItemInto } from '../../klv/st0601-item.js';
 import { frameSt0601Items } from '../../klv/st0601-packet.js';
+import { DatasetError } from './dataset-error.js';
 import { decodeJsonValue } from './lossless-json.js';
-import { itemsFromTriplet, TRIPLET_OF_PACKET_SQL } from './metadata-items-derivation.js';
-import { rowCodecOf, type DatasetRow } from './observation-row-codec.js';
+import { itemsFromTriplet } from './metadata-items-derivation.js';
+import { packedRows } from './observation-block-codec.js';
+import { rowCodecOf, type DatasetRow, type ObservationRowCodec } from './observation-row-codec.js';
 
 export const METADATA_FIELDS_TABLE = 'metadata_fields';
 
@@ -166,10 +168,49 @@ export function klvFieldRows(db: Database, afterSeq: number | null): IterableIte
 
 type PacketRow = [number, number, number, number, number | null, number, number, string | null, string, Uint8Array | null];
 
+const PACKET_CODEC = rowCodecOf('metadata-packet') as unknown as ObservationRowCodec;
+/** Where each part of a PacketRow (after its seq and its fields) is in a metadata packet's row, its triplet last. */
+const PACKET_COLUMNS = [...['offset', 'packetIndex', 't', 'pid', 'klvIndex', 'items', 'keyName'].map((property) => 1 + PACKET_CODEC.columns.findIndex((column) => column.property === property)), PACKET_CODEC.tripletColumn];
+
+/**
+ * The packets of a database whose fields are kept as items and come after `after`, in seq order, as PacketRows:
+ * the fields counts (`metadata_fields`) merged with the packets' rows (table rows or blocks, with their triplets).
+ */
+class PacketsWithFields {
+  readonly #counts: Statement;
+  readonly #packets: Generator<SqlValue[], void, undefined>;
+
+  constructor(db: Database, after: number) {
+    // The one packet before `after` whose fields may reach past it: the last at or before it.
+    const [before] = db.exec(`SELECT seq, fields FROM ${METADATA_FIELDS_TABLE} WHERE seq <= ? ORDER BY seq DESC LIMIT 1`, [after]);
+    const [seq, fields] = (before?.values[0] ?? [0, 0]) as [number, number];
+    const from = seq + fields > after ? seq - 1 : after;
+    this.#counts = db.prepare(`SELECT seq, fields FROM ${METADATA_FIELDS_TABLE} WHERE seq > ? ORDER BY seq`, [from]);
+    this.#packets = packedRows(db, PACKET_CODEC, from, 0);
+  }
+
+  /** The next packet with its fields count, or null after the last. */
+  next(): PacketRow | null {
+    if (!this.#counts.step()) return null;
+    const [seq, fields] = this.#counts.get() as [number, number];
+    for (let step = this.#packets.next(); step.done !== true; step = this.#packets.next()) {
+      const row = step.value;
+      if (row[0] !== seq) continue;
+      return [seq, fields, ...PACKET_COLUMNS.map((index) => row[index])] as PacketRow;
+    }
+    throw new DatasetError('ERR_DATASET_UNSUPPORTED_KIND', `the fields of metadata packet ${seq} are kept as its items, but the packet is missing`, { seq });
+  }
+
+  free(): void {
+    this.#counts.free();
+    this.#packets.return();
+  }
+}
+
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
 class KlvFieldRows implements IterableIterator<SqlValue[] | ItemField> {
-  #statements: { stored: Statement; packets: Statement } | null = null;
+  #statements: { stored: Statement; packets: PacketsWithFields } | null = null;
   #closed = false;
   /** The next stored field row, or null after the last. */
   #storedRow: SqlValue[] | null = null;
@@ -223,7 +264,7 @@ class KlvFieldRows implements IterableIterator<SqlValue[] | ItemField> {
         // The packet's fields are all given (or none was read): the next packet, or the rows after the last one.
         this.#field = null;
         // (A statement stepped again after its last row would start over.)
-        this.#packet = !this.#packetsDone && packets.step() ? (packets.get() as PacketRow) : null;
+        this.#packet = this.#packetsDone ? null : packets.next();
         this.#packetsDone = this.#packet === null;
         if (this.#packetsDone) break;
       }
@@ -256,15 +297,9 @@ class KlvFieldRows implements IterableIterator<SqlValue[] | ItemField> {
     return this.#result;
   }
 
-  private open(): { stored: Statement; packets: Statement } {
+  private open(): { stored: Statement; packets: PacketsWithFields } {
     const stored = this.db.prepare(`${FIELD_CODEC.selectSql} WHERE seq > ? ORDER BY seq`, [this.after]);
-    const packets = this.db.prepare(
-      // The packet table keeps its name (no alias): TRIPLET_OF_PACKET_SQL names it.
-      `SELECT f.seq, f.fields, metadata_packet."offset", metadata_packet.packet_index, metadata_packet.t, metadata_packet.pid, metadata_packet.klv_index, metadata_packet.items, metadata_packet.key_name, ${TRIPLET_OF_PACKET_SQL}
-       FROM ${METADATA_FIELDS_TABLE} f JOIN metadata_packet ON metadata_packet.seq = f.seq WHERE f.seq + f.fields > ? ORDER BY f.seq`,
-      [this.after],
-    );
-    this.#statements = { stored, packets };
+    this.#statements = { stored, packets: new PacketsWithFields(this.db, this.after) };
     this.#storedRow = stored.step() ? stored.get() : null;
     return this.#statements;
   }

@@ -1,12 +1,13 @@
 /**
- * Observation rows packed in blocks. The kinds whose every column is a
- * number (PCR, PES, discontinuity, PID statistics: the most rows a run
- * stores) are kept as blocks of up to a few thousand consecutive rows of one
- * kind, packed by column into one BLOB of `observation_block`, so that
- * storing them is one insert per block and reading them one row and a few
- * array reads, instead of a statement step and a column read through sql.js
- * per row (the most of what replay and export spent outside the checks and
- * the text).
+ * Observation rows packed in blocks. The kinds with the most rows (PCR,
+ * PES, discontinuity, PID statistics, whose every column is a number; KLV
+ * packets and metadata packets, which add text and bytes) are kept as
+ * blocks of up to a few thousand consecutive rows of one kind, packed by
+ * column into one BLOB of `observation_block`, so that storing them is one
+ * insert per block and reading them one row and a few array reads, instead
+ * of a statement step and a column read through sql.js per row (the most of
+ * what replay and export spent outside the checks and the text, and a
+ * sixth of the first stored inspection).
  *
  * Layout of a block of n rows, in the machine's byte order (as the point
  * blocks, point-block-codec.ts): a byte per column (`seq`, then each column)
@@ -14,21 +15,27 @@
  * padded to 8: bytes (whole numbers 0..255: booleans, flags), the first value
  * as float64 and int32 steps from one row to the next (whole numbers that
  * change by less than 2^31 a row: seq, offsets, packet indexes, timestamps),
- * or float64 (anything else: times in seconds, a PCR wrapping); then one byte
- * per row for each nullable column (1: null; the column repeats the row
- * before). So a block takes about a third of the bytes of its rows in
- * tables. Reads give a row as the row codec takes it (`[seq, ...columns]`,
- * observation-row-codec.ts), so replay and export decode and write it as a
- * row stepped from a table.
+ * float64 (any other number: times in seconds, a PCR wrapping), texts (a
+ * text or JSON column: the distinct texts as a JSON array, its UTF-8 length
+ * as a uint32 before it, then a uint16 per row indexing them: a KLV packet's
+ * key, carriage and names repeat in every row) or bytes (a blob column: a
+ * uint32 length per row, then the bytes one after the other); then one byte
+ * per row for each nullable column (1: null; a number column repeats the row
+ * before, a text one holds ""). So a block takes about a third of the bytes
+ * of its rows in tables. Reads give a row as the row codec takes it
+ * (`[seq, ...columns]`, observation-row-codec.ts), so replay and export
+ * decode and write it as a row stepped from a table; a metadata packet kept
+ * as its triplet gets the triplet from the KLV packet block before it, as
+ * the codec's select gets it from the table.
  *
  * A part holds a packed kind one way only: parts written before blocks
- * (observation schema 3) as table rows, read as they are; newer ones in
- * blocks.
+ * (observation schema 3, and schema 4 for the KLV kinds) as table rows,
+ * read as they are; newer ones in blocks.
  */
 import type { Database, SqlValue, Statement } from 'sql.js';
 import type { ObservationKind } from '../../kernel/observations.js';
 import { OBSERVATION_TABLE_LIST, type ObservationColumn } from './observation-columns.js';
-import type { ObservationRowCodec } from './observation-row-codec.js';
+import { rowCodecOf, type ObservationRowCodec } from './observation-row-codec.js';
 
 export const OBSERVATION_BLOCK_TABLE = 'observation_block';
 /** Rows per block at most: a block of PES rows is about 200 KB. */
@@ -36,22 +43,37 @@ export const OBSERVATION_BLOCK_ROWS = 4096;
 
 const isNumeric = (column: ObservationColumn): boolean => column.type === 'integer' || column.type === 'real' || column.type === 'boolean';
 
-/** The kinds stored in blocks: those whose every column is a number. */
-export const PACKED_KINDS: ReadonlySet<ObservationKind> = new Set(OBSERVATION_TABLE_LIST.filter((table) => table.columns.every(isNumeric)).map((table) => table.kind));
+/** The kinds stored in blocks: those whose every column is a number, and the KLV and metadata packets (a run's next most rows). */
+export const PACKED_KINDS: ReadonlySet<ObservationKind> = new Set([
+  ...OBSERVATION_TABLE_LIST.filter((table) => table.columns.every(isNumeric)).map((table) => table.kind),
+  'klv-packet',
+  'metadata-packet',
+]);
+
+/** What a column of `[seq, ...columns]` holds in a block being built: numbers, texts (text and JSON columns) or bytes. */
+const enum ColumnKind {
+  Number,
+  Text,
+  Bytes,
+}
 
 interface BlockLayout {
-  /** Float64 columns: seq, then each column. */
-  readonly numbers: number;
+  /** The kind of each column: seq, then each column. */
+  readonly kinds: readonly ColumnKind[];
   /** Row index (in `[seq, ...columns]`) of each nullable column, in flag column order. */
   readonly nullable: readonly number[];
+}
+
+function columnKind(column: ObservationColumn): ColumnKind {
+  return isNumeric(column) ? ColumnKind.Number : column.type === 'blob' ? ColumnKind.Bytes : ColumnKind.Text;
 }
 
 function layoutOf(columns: readonly ObservationColumn[]): BlockLayout {
   const nullable: number[] = [];
   columns.forEach((column, index) => {
-    if (column.nullable) nullable.push(index + 1);
+    if (column.nullable || column.optional || column.derivable) nullable.push(index + 1);
   });
-  return { numbers: columns.length + 1, nullable };
+  return { kinds: [ColumnKind.Number, ...columns.map(columnKind)], nullable };
 }
 
 /** How a column of a block is stored. */
@@ -59,6 +81,8 @@ const enum ColumnEncoding {
   Float64 = 0,
   Int32Steps = 1,
   Byte = 2,
+  Texts = 3,
+  Bytes = 4,
 }
 
 const padded = (bytes: number): number => Math.ceil(bytes / 8) * 8;
@@ -79,20 +103,99 @@ function encodingOf(values: Float64Array, n: number): ColumnEncoding {
   return bytes ? ColumnEncoding.Byte : steps ? ColumnEncoding.Int32Steps : ColumnEncoding.Float64;
 }
 
-function encodedBytes(encoding: ColumnEncoding, n: number): number {
+function numberBytes(encoding: ColumnEncoding, n: number): number {
   return padded(encoding === ColumnEncoding.Byte ? n : encoding === ColumnEncoding.Int32Steps ? 8 + 4 * n : 8 * n);
 }
+
+/** A text column's distinct texts and each row's index into them. */
+class TextColumn {
+  readonly indexes: Uint16Array;
+  #texts: string[] = [];
+  #indexOf = new Map<string, number>();
+
+  constructor(capacity: number) {
+    this.indexes = new Uint16Array(capacity);
+  }
+
+  set(at: number, text: string): void {
+    let index = this.#indexOf.get(text);
+    if (index === undefined) {
+      index = this.#texts.length;
+      this.#texts.push(text);
+      this.#indexOf.set(text, index);
+    }
+    this.indexes[at] = index;
+  }
+
+  /** The distinct texts as a JSON array in UTF-8, then empty for the next block. */
+  takeTexts(): Buffer {
+    const json = Buffer.from(JSON.stringify(this.#texts));
+    this.clear();
+    return json;
+  }
+
+  clear(): void {
+    this.#texts = [];
+    this.#indexOf = new Map();
+  }
+}
+
+/** A blob column: each row's length, and the bytes copied one after the other (the row's array is not kept). */
+class BytesColumn {
+  readonly lengths: Uint32Array;
+  #data = new Uint8Array(64 * 1024);
+  #used = 0;
+
+  constructor(capacity: number) {
+    this.lengths = new Uint32Array(capacity);
+  }
+
+  get used(): number {
+    return this.#used;
+  }
+
+  set(at: number, value: Uint8Array): void {
+    if (this.#used + value.length > this.#data.length) {
+      const grown = new Uint8Array(Math.max(2 * this.#data.length, this.#used + value.length));
+      grown.set(this.#data.subarray(0, this.#used));
+      this.#data = grown;
+    }
+    this.#data.set(value, this.#used);
+    this.#used += value.length;
+    this.lengths[at] = value.length;
+  }
+
+  /** The bytes of the rows so far, then empty for the next block. */
+  take(): Uint8Array {
+    const data = this.#data.subarray(0, this.#used);
+    this.#used = 0;
+    return data;
+  }
+
+  clear(): void {
+    this.#used = 0;
+  }
+}
+
+const EMPTY_BYTES = new Uint8Array(0);
+const UTF8 = new TextDecoder();
 
 /** Rows of one packed kind gathered into columns until stored. */
 export class ObservationBlockBuilder {
   readonly #layout: BlockLayout;
-  readonly #numbers: Float64Array[];
+  /** Per column of `[seq, ...columns]`, the one of these its kind uses. */
+  readonly #numbers: (Float64Array | null)[];
+  readonly #texts: (TextColumn | null)[];
+  readonly #bytes: (BytesColumn | null)[];
   readonly #flags: Uint8Array[];
   #count = 0;
 
   constructor(columns: readonly ObservationColumn[], readonly capacity = OBSERVATION_BLOCK_ROWS) {
     this.#layout = layoutOf(columns);
-    this.#numbers = Array.from({ length: this.#layout.numbers }, () => new Float64Array(capacity));
+    const { kinds } = this.#layout;
+    this.#numbers = kinds.map((kind) => (kind === ColumnKind.Number ? new Float64Array(capacity) : null));
+    this.#texts = kinds.map((kind) => (kind === ColumnKind.Text ? new TextColumn(capacity) : null));
+    this.#bytes = kinds.map((kind) => (kind === ColumnKind.Bytes ? new BytesColumn(capacity) : null));
     this.#flags = this.#layout.nullable.map(() => new Uint8Array(capacity));
   }
 
@@ -105,20 +208,29 @@ export class ObservationBlockBuilder {
   }
 
   get firstSeq(): number {
-    return this.#numbers[0][0];
+    return (this.#numbers[0] as Float64Array)[0];
   }
 
   get lastSeq(): number {
-    return this.#numbers[0][this.#count - 1];
+    return (this.#numbers[0] as Float64Array)[this.#count - 1];
   }
 
-  /** Adds a row as the row codec encodes it (`[seq, ...columns]`: numbers, or null in nullable columns). */
+  /** Adds a row as the row codec encodes it (`[seq, ...columns]`: numbers, texts and bytes, or null in nullable columns). */
   add(row: readonly SqlValue[]): void {
     const at = this.#count++;
-    for (let c = 0; c < this.#numbers.length; c++) {
-      const value = row[c] as number | null;
-      // A null repeats the value before it (its flag says null), so it never breaks a column's steps.
-      this.#numbers[c][at] = value ?? (at > 0 ? this.#numbers[c][at - 1] : 0);
+    const { kinds } = this.#layout;
+    for (let c = 0; c < kinds.length; c++) {
+      const value = row[c];
+      const numbers = this.#numbers[c];
+      if (numbers !== null) {
+        // A null repeats the value before it (its flag says null), so it never breaks a column's steps.
+        numbers[at] = (value as number | null) ?? (at > 0 ? numbers[at - 1] : 0);
+      } else if (kinds[c] === ColumnKind.Text) {
+        // Long JSON text comes as its UTF-8 bytes (the row codec binds it so to a statement).
+        (this.#texts[c] as TextColumn).set(at, value instanceof Uint8Array ? UTF8.decode(value) : ((value as string | null) ?? ''));
+      } else {
+        (this.#bytes[c] as BytesColumn).set(at, (value as Uint8Array | null) ?? EMPTY_BYTES);
+      }
     }
     const { nullable } = this.#layout;
     for (let f = 0; f < nullable.length; f++) this.#flags[f][at] = row[nullable[f]] === null ? 1 : 0;
@@ -127,25 +239,42 @@ export class ObservationBlockBuilder {
   /** The block's bytes, then empty for the next rows. */
   take(): Uint8Array {
     const n = this.#count;
-    const encodings = this.#numbers.map((values) => encodingOf(values, n));
+    const { kinds } = this.#layout;
+    const encodings = kinds.map((kind, c) =>
+      kind === ColumnKind.Number ? encodingOf(this.#numbers[c] as Float64Array, n) : kind === ColumnKind.Text ? ColumnEncoding.Texts : ColumnEncoding.Bytes,
+    );
+    // The texts and the bytes of each column, made before the size is known.
+    const texts = this.#texts.map((column) => column?.takeTexts() ?? null);
+    const columnSize = (c: number): number => {
+      const encoding = encodings[c];
+      if (encoding === ColumnEncoding.Texts) return padded(4 + (texts[c] as Buffer).length) + padded(2 * n);
+      if (encoding === ColumnEncoding.Bytes) return padded(4 * n) + padded((this.#bytes[c] as BytesColumn).used);
+      return numberBytes(encoding, n);
+    };
+    const sizes = kinds.map((_, c) => columnSize(c));
     const head = padded(encodings.length);
-    const size = head + encodings.reduce((sum, encoding) => sum + encodedBytes(encoding, n), 0) + n * this.#flags.length;
+    const size = head + sizes.reduce((sum, bytes) => sum + bytes, 0) + n * this.#flags.length;
     const bytes = new Uint8Array(size);
     bytes.set(encodings);
+    const view = new DataView(bytes.buffer);
     let at = head;
-    this.#numbers.forEach((values, c) => {
+    for (let c = 0; c < kinds.length; c++) {
       const encoding = encodings[c];
-      if (encoding === ColumnEncoding.Byte) {
-        bytes.set(values.subarray(0, n), at);
-      } else if (encoding === ColumnEncoding.Int32Steps) {
-        new Float64Array(bytes.buffer, at, 1)[0] = values[0];
-        const steps = new Int32Array(bytes.buffer, at + 8, n);
-        for (let i = 1; i < n; i++) steps[i] = values[i] - values[i - 1];
+      if (encoding === ColumnEncoding.Texts) {
+        const json = texts[c] as Buffer;
+        view.setUint32(at, json.length, true);
+        bytes.set(json, at + 4);
+        const indexesAt = at + padded(4 + json.length);
+        new Uint16Array(bytes.buffer, indexesAt, n).set((this.#texts[c] as TextColumn).indexes.subarray(0, n));
+      } else if (encoding === ColumnEncoding.Bytes) {
+        const column = this.#bytes[c] as BytesColumn;
+        new Uint32Array(bytes.buffer, at, n).set(column.lengths.subarray(0, n));
+        bytes.set(column.take(), at + padded(4 * n));
       } else {
-        new Float64Array(bytes.buffer, at, n).set(values.subarray(0, n));
+        writeNumbers(bytes, at, encoding, this.#numbers[c] as Float64Array, n);
       }
-      at += encodedBytes(encoding, n);
-    });
+      at += sizes[c];
+    }
     for (const flags of this.#flags) {
       bytes.set(flags.subarray(0, n), at);
       at += n;
@@ -156,12 +285,27 @@ export class ObservationBlockBuilder {
 
   clear(): void {
     this.#count = 0;
+    for (const column of this.#texts) column?.clear();
+    for (const column of this.#bytes) column?.clear();
   }
 }
 
-/** The rows of one stored block, its columns decoded into numbers. */
+function writeNumbers(bytes: Uint8Array, at: number, encoding: ColumnEncoding, values: Float64Array, n: number): void {
+  if (encoding === ColumnEncoding.Byte) {
+    bytes.set(values.subarray(0, n), at);
+  } else if (encoding === ColumnEncoding.Int32Steps) {
+    new Float64Array(bytes.buffer, at, 1)[0] = values[0];
+    const steps = new Int32Array(bytes.buffer, at + 8, n);
+    for (let i = 1; i < n; i++) steps[i] = values[i] - values[i - 1];
+  } else {
+    new Float64Array(bytes.buffer, at, n).set(values.subarray(0, n));
+  }
+}
+
+/** The rows of one stored block, its columns decoded. */
 class ObservationBlockReader {
-  readonly #numbers: Float64Array[] = [];
+  /** Per column of `[seq, ...columns]`: its numbers, or its value per row (texts and bytes). */
+  readonly #columns: (Float64Array | readonly SqlValue[])[] = [];
   readonly #flags: Uint8Array[] = [];
 
   constructor(
@@ -172,36 +316,62 @@ class ObservationBlockReader {
     // Typed arrays need aligned offsets: sql.js gives a blob its own buffer, but a copy costs little if not.
     const own = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
     const base = own.byteOffset;
-    let at = padded(layout.numbers);
-    for (let c = 0; c < layout.numbers; c++) {
+    const view = new DataView(own.buffer, base, own.length);
+    let at = padded(layout.kinds.length);
+    for (let c = 0; c < layout.kinds.length; c++) {
       const encoding = own[c] as ColumnEncoding;
-      const values = new Float64Array(rows);
-      if (encoding === ColumnEncoding.Byte) {
-        values.set(own.subarray(at, at + rows));
-      } else if (encoding === ColumnEncoding.Int32Steps) {
-        const steps = new Int32Array(own.buffer, base + at + 8, rows);
-        let value = new Float64Array(own.buffer, base + at, 1)[0];
-        values[0] = value;
-        for (let i = 1; i < rows; i++) values[i] = value += steps[i];
+      if (encoding === ColumnEncoding.Texts) {
+        const length = view.getUint32(at, true);
+        const texts = JSON.parse(Buffer.from(own.buffer, base + at + 4, length).toString('utf8')) as string[];
+        const indexesAt = at + padded(4 + length);
+        const indexes = new Uint16Array(own.buffer, base + indexesAt, rows);
+        this.#columns.push(Array.from(indexes, (index) => texts[index]));
+        at = indexesAt + padded(2 * rows);
+      } else if (encoding === ColumnEncoding.Bytes) {
+        const lengths = new Uint32Array(own.buffer, base + at, rows);
+        let from = at + padded(4 * rows);
+        const values = new Array<Uint8Array>(rows);
+        // Each value its own copy: a replayed KLV packet's `raw` outlives the block.
+        for (let i = 0; i < rows; i++) {
+          values[i] = own.slice(from, from + lengths[i]);
+          from += lengths[i];
+        }
+        this.#columns.push(values);
+        at = padded(from);
       } else {
-        values.set(new Float64Array(own.buffer, base + at, rows));
+        this.#columns.push(readNumbers(own, at, encoding, rows));
+        at += numberBytes(encoding, rows);
       }
-      this.#numbers.push(values);
-      at += encodedBytes(encoding, rows);
     }
     for (let f = 0; f < layout.nullable.length; f++, at += rows) this.#flags.push(own.subarray(at, at + rows));
   }
 
   seqAt(index: number): number {
-    return this.#numbers[0][index];
+    return (this.#columns[0] as Float64Array)[index];
   }
 
   /** Row `index` into `row`, as `[seq, ...columns]`. */
   fill(index: number, row: SqlValue[]): void {
-    for (let c = 0; c < this.#numbers.length; c++) row[c] = this.#numbers[c][index];
+    for (let c = 0; c < this.#columns.length; c++) row[c] = this.#columns[c][index];
     const { nullable } = this.layout;
     for (let f = 0; f < nullable.length; f++) if (this.#flags[f][index] === 1) row[nullable[f]] = null;
   }
+}
+
+function readNumbers(own: Uint8Array, at: number, encoding: ColumnEncoding, rows: number): Float64Array {
+  const base = own.byteOffset;
+  const values = new Float64Array(rows);
+  if (encoding === ColumnEncoding.Byte) {
+    values.set(own.subarray(at, at + rows));
+  } else if (encoding === ColumnEncoding.Int32Steps) {
+    const steps = new Int32Array(own.buffer, base + at + 8, rows);
+    let value = new Float64Array(own.buffer, base + at, 1)[0];
+    values[0] = value;
+    for (let i = 1; i < rows; i++) values[i] = value += steps[i];
+  } else {
+    values.set(new Float64Array(own.buffer, base + at, rows));
+  }
+  return values;
 }
 
 const blockTables = new WeakMap<Database, boolean>();
@@ -235,11 +405,14 @@ export function blockRowsByKind(db: Database): Map<ObservationKind, { rows: numb
  * The rows of a packed kind in one database, in seq order: those after
  * `afterSeq`, then `skip` of them left out (whole blocks by their counts).
  * Yields one row array, filled again at each step: use it before the next.
+ * A metadata packet's row ends with its triplet (the codec's select), unless
+ * `triplets` is false (a replay that takes it from the KLV packet it replayed).
  */
-export function* packedRows(db: Database, codec: ObservationRowCodec, afterSeq: number, skip: number): Generator<SqlValue[], void, undefined> {
+export function* packedRows(db: Database, codec: ObservationRowCodec, afterSeq: number, skip: number, triplets = true): Generator<SqlValue[], void, undefined> {
   let toSkip = skip;
+  const withTriplets = codec.tripletColumn >= 0 && triplets;
   // A part written before blocks holds the kind as table rows.
-  const stored = db.prepare(`${codec.selectSql} WHERE seq > ? ORDER BY seq`, [afterSeq]);
+  const stored = db.prepare(`${withTriplets || codec.tripletColumn < 0 ? codec.selectSql : codec.columnsSql} WHERE seq > ? ORDER BY seq`, [afterSeq]);
   try {
     while (stored.step()) {
       if (toSkip > 0) toSkip--;
@@ -251,7 +424,9 @@ export function* packedRows(db: Database, codec: ObservationRowCodec, afterSeq: 
   if (!hasObservationBlocks(db)) return;
   const layout = layoutOf(codec.columns);
   const blocks = db.prepare(`SELECT rows, first_seq, columns FROM ${OBSERVATION_BLOCK_TABLE} WHERE kind = ? AND last_seq > ? ORDER BY last_seq`, [codec.kind, afterSeq]);
-  const row = new Array<SqlValue>(layout.numbers);
+  const row = new Array<SqlValue>(layout.kinds.length + (withTriplets ? 1 : 0));
+  const tripletOf = withTriplets ? new TripletFinder(db, afterSeq) : null;
+  const items = 1 + codec.columns.findIndex((column) => column.derivable);
   try {
     while (blocks.step()) {
       const [rows, firstSeq, bytes] = blocks.get() as [number, number, Uint8Array];
@@ -269,10 +444,45 @@ export function* packedRows(db: Database, codec: ObservationRowCodec, afterSeq: 
           continue;
         }
         block.fill(index, row);
+        // As TRIPLET_OF_PACKET_SQL: the raw bytes of the KLV packet at the seq before, for a packet kept as its triplet.
+        if (tripletOf !== null) row[codec.tripletColumn] = row[items] === null ? tripletOf.at((row[0] as number) - 1) : null;
         yield row;
       }
     }
   } finally {
     blocks.free();
+    tripletOf?.close();
+  }
+}
+
+const KLV_PACKET_CODEC = rowCodecOf('klv-packet') as unknown as ObservationRowCodec;
+const RAW_COLUMN = 1 + KLV_PACKET_CODEC.columns.findIndex((column) => column.property === 'raw');
+
+/** The raw bytes of the KLV packets of a database at the seqs asked for, in ascending order (null where none is). */
+class TripletFinder {
+  readonly #rows: Generator<SqlValue[], void, undefined>;
+  #seq = 0;
+  #raw: Uint8Array | null = null;
+  #done = false;
+
+  constructor(db: Database, afterSeq: number) {
+    this.#rows = packedRows(db, KLV_PACKET_CODEC, Math.max(0, afterSeq - 1), 0);
+  }
+
+  at(seq: number): Uint8Array | null {
+    while (!this.#done && this.#seq < seq) {
+      const next = this.#rows.next();
+      if (next.done === true) {
+        this.#done = true;
+        break;
+      }
+      this.#seq = next.value[0] as number;
+      this.#raw = next.value[RAW_COLUMN] as Uint8Array;
+    }
+    return this.#seq === seq ? this.#raw : null;
+  }
+
+  close(): void {
+    this.#rows.return();
   }
 }

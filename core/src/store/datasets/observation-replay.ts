@@ -54,7 +54,7 @@ export function* replayObservations(db: Database, kinds?: ReadonlySet<Observatio
     for (const codec of OBSERVATION_ROW_CODECS) {
       if (!wanted(codec.kind) && !(codec.kind === 'metadata-packet' && fieldsWanted)) continue;
       const select = codec.tripletColumn >= 0 && tripletsReplayed ? codec.columnsSql : codec.selectSql;
-      const rows = PACKED_KINDS.has(codec.kind) ? packedRows(db, codec, 0, 0) : tableRows(db, select);
+      const rows = PACKED_KINDS.has(codec.kind) ? packedRows(db, codec, 0, 0, !tripletsReplayed) : tableRows(db, select);
       const cursor: TableCursor = { codec, rows, row: [], seq: 0 };
       cursors.push(cursor); // before the first step, so `finally` frees it if that throws
       if (!advance(cursor)) cursors.pop();

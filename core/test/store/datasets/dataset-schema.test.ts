@@ -16,10 +16,10 @@ interface ColumnInfo {
 describe('raw dataset schema', () => {
   const run = useRunDatabase();
 
-  it('is a migration list the store applies, taking a new run database to version 4', () => {
+  it('is a migration list the store applies, taking a new run database to version 5', () => {
     const migrations: readonly Migration[] = RAW_DATASET_MIGRATIONS;
-    expect(migrations.map((m) => m.version)).to.deep.equal([1, 2, 3, 4]);
-    expect(schemaVersionOf(run.db)).to.equal(4);
+    expect(migrations.map((m) => m.version)).to.deep.equal([1, 2, 3, 4, 5]);
+    expect(schemaVersionOf(run.db)).to.equal(5);
   });
 
   it('creates one table per observation kind, named after the kind, the metadata packets\' field counts and the observation blocks', () => {

@@ -1,8 +1,10 @@
 /**
- * The all-number kinds stored in blocks (observation-block-codec.ts): pages,
- * cursors, offsets and totals over rows packed several blocks to a part, a
- * page starting, ending or crossing inside a block; replay through blocks;
- * and parts written before blocks (schema 3, rows in tables) read as they are.
+ * The kinds stored in blocks (observation-block-codec.ts): pages, cursors,
+ * offsets and totals over rows packed several blocks to a part, a page
+ * starting, ending or crossing inside a block; text and bytes columns (KLV
+ * and metadata packets) exactly; replay through blocks; and parts written
+ * before blocks (schema 3, rows in tables; schema 4, KLV rows in tables)
+ * read as they are.
  */
 import { expect } from 'chai';
 import type { Database } from 'sql.js';
@@ -71,8 +73,8 @@ describe('observation blocks', function () {
     small.close();
   });
 
-  it('stores only the kinds whose every column is a number in blocks', () => {
-    expect([...PACKED_KINDS].sort()).to.deep.equal(['discontinuity', 'pcr', 'pes', 'pid-stats']);
+  it('stores the kinds whose every column is a number, and the KLV and metadata packets, in blocks', () => {
+    expect([...PACKED_KINDS].sort()).to.deep.equal(['discontinuity', 'klv-packet', 'metadata-packet', 'pcr', 'pes', 'pid-stats']);
   });
 
   it('packs at most OBSERVATION_BLOCK_ROWS rows of one kind a block, stores no table row for them, and counts them', () => {
@@ -163,6 +165,112 @@ describe('observation blocks', function () {
       expect([...replayObservations(db)]).to.deep.equal(generated);
     } finally {
       db.close();
+    }
+  });
+
+  it('keeps texts and bytes exact in blocks: none, empty, long, repeated, non-ASCII, a lone surrogate, JSON and null', async () => {
+    const texts = ['sync', '', 'µ° "quoted" \\ \u0000', '\ud800 alone', 'x'.repeat(70_000), 'sync'];
+    const packets: Observation[] = texts.map((text, i) => ({
+      kind: 'klv-packet',
+      offset: i * 188,
+      packetIndex: i,
+      t: i === 2 ? null : i / 7,
+      pid: 258,
+      klvIndex: i,
+      carriage: text as 'sync',
+      keyHex: texts[(i + 1) % texts.length],
+      keyName: i % 2 === 0 ? null : text,
+      length: i * 1000,
+      raw: Uint8Array.from({ length: [0, 1, 137, 4095, 70_001, 3][i] }, (_, b) => (b * 7 + i) & 0xff),
+      pts90kHz: i === 3 ? null : 2 ** 33 - i,
+    }));
+    const metadata: Observation[] = texts.map((text, i) => ({
+      kind: 'metadata-packet',
+      offset: i,
+      packetIndex: i,
+      t: null,
+      pid: 258,
+      klvIndex: i,
+      standard: text,
+      keyName: 'none of the decoders',
+      version: i === 1 ? null : i,
+      timestampMicros: null,
+      checksum: i % 2 === 0 ? null : { present: true, stored: i, computed: i, valid: true },
+      pts90kHz: null,
+      items: [{ tag: i, name: text, units: null, rawHex: '', value: { nested: [text, null, -0] }, deprecated: false }],
+    }));
+    for (const rowsPerTransaction of [undefined, 2]) {
+      const db = await written([...packets, ...metadata], rowsPerTransaction);
+      try {
+        expect(db.exec('SELECT count(*) FROM klv_packet')[0].values[0][0]).to.equal(0);
+        expect(db.exec('SELECT count(*) FROM metadata_packet')[0].values[0][0]).to.equal(0);
+        expect([...replayObservations(db)]).to.deep.equal([...packets, ...metadata]);
+        expect(readDataset(db, 'klv/packets', { offset: 2, limit: 3 }).rows.map((row) => row.rawHex)).to.deep.equal(
+          packets.slice(2, 5).map((packet) => Buffer.from((packet as { raw: Uint8Array }).raw).toString('hex')),
+        );
+      } finally {
+        db.close();
+      }
+    }
+  });
+
+  it('pages klv/packets, klv/metadata-packets and klv/fields by cursor across the blocks of a generated stream, as the rows its one-block copy gives', async () => {
+    const { observations: generated } = generatedObservations(GENERATED_CASES[1].options);
+    const many = await written(generated, 7);
+    const one = await written(generated);
+    try {
+      expect(blocksOf(many, 'metadata-packet')).to.have.length.greaterThan(10);
+      for (const name of ['klv/packets', 'klv/metadata-packets', 'klv/fields']) {
+        const whole = readDataset(one, name, { limit: 100_000 }).rows;
+        expect(whole.length, name).to.be.greaterThan(100);
+        const rows: DatasetRow[] = [];
+        let cursor: string | undefined;
+        for (;;) {
+          const page = readDataset(many, name, { limit: 13, cursor });
+          rows.push(...page.rows);
+          if (page.nextCursor === null) break;
+          cursor = page.nextCursor;
+        }
+        expect(rows, name).to.deep.equal(whole);
+        expect(readDataset(many, name, { offset: 50, limit: 20 }).rows, name).to.deep.equal(whole.slice(50, 70));
+      }
+    } finally {
+      many.close();
+      one.close();
+    }
+  });
+
+  it('reads a part written before KLV blocks (schema 4: KLV and metadata packets in their tables) as it is', async () => {
+    const { observations: generated } = generatedObservations(GENERATED_CASES[1].options);
+    const db = new (await loadSqlEngine()).Database();
+    const now = await written(generated);
+    try {
+      migrateDatabase(db, RAW_DATASET_MIGRATIONS.slice(0, 4), 'ingest run (schema 4)');
+      // The KLV kinds as schema 4 stored them: table rows, a packet decoded from the triplet before it without its items.
+      const writer = createObservationWriter(db);
+      const tableKinds = new Set(['klv-packet', 'metadata-packet']);
+      generated.filter((o) => !tableKinds.has(o.kind)).forEach(writer.write);
+      writer.finish();
+      db.exec('DELETE FROM observation_block; DELETE FROM metadata_fields; DELETE FROM pcr');
+      const inserts = new Map([...tableKinds].map((kind) => [kind, db.prepare(rowCodecOf(kind as 'klv-packet').insertSql)]));
+      let previous: Observation | null = null;
+      generated.forEach((observation, index) => {
+        const insert = inserts.get(observation.kind);
+        if (insert !== undefined) {
+          const row: unknown[] = [];
+          const fromTriplet = observation.kind === 'metadata-packet' && previous?.kind === 'klv-packet';
+          rowCodecOf(observation.kind as 'klv-packet').encode(observation as never, index + 1, row as never, fromTriplet);
+          insert.run(row as never);
+        }
+        previous = observation;
+      });
+      for (const insert of inserts.values()) insert.free();
+      for (const name of ['klv/packets', 'klv/metadata-packets']) {
+        expect(readDataset(db, name, { limit: 100_000 }).rows, name).to.deep.equal(readDataset(now, name, { limit: 100_000 }).rows);
+      }
+    } finally {
+      db.close();
+      now.close();
     }
   });
 
