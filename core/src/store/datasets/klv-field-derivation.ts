@@ -17,7 +17,7 @@ import { decodeSt0601ItemInto } from '../../klv/st0601-item.js';
 import { frameSt0601Items } from '../../klv/st0601-packet.js';
 import { DatasetError } from './dataset-error.js';
 import { decodeJsonValue } from './lossless-json.js';
-import { itemsFromTriplet } from './metadata-items-derivation.js';
+import { itemsFromTriplet, ST0601_KEY_NAME } from './metadata-items-derivation.js';
 import { packedRows } from './observation-block-codec.js';
 import { rowCodecOf, type DatasetRow, type ObservationRowCodec } from './observation-row-codec.js';
 
@@ -90,7 +90,6 @@ export class DerivedFieldCounts {
 }
 
 const FIELD_CODEC = rowCodecOf('klv-field');
-const ST0601_KEY_NAME = 'st0601-uas-datalink-ls';
 
 /** Where a packet is, as its fields repeat it: the same object for every field of the packet. */
 export interface PacketPlace {

@@ -11,10 +11,9 @@
 import { decodeSt0601ItemInto } from '../../klv/st0601-item.js';
 import { frameSt0601Items } from '../../klv/st0601-packet.js';
 import type { JsonTextBuffer } from './json-row-text.js';
-import { ItemsOfTriplet } from './metadata-items-derivation.js';
+import { ItemsOfTriplet, ST0601_KEY_NAME } from './metadata-items-derivation.js';
 import { packetItemPieces, St0601ItemText } from './st0601-item-text.js';
 
-const ST0601_KEY_NAME = 'st0601-uas-datalink-ls';
 const ITEM_KEYS = ['tag', 'name', 'units', 'rawHex', 'value', 'deprecated', 'error'];
 /** Item names kept with their text; beyond, the cache starts again (the tag tables hold a few hundred). */
 const MAX_CACHED_NAMES = 4096;

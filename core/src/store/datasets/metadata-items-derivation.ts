@@ -19,6 +19,9 @@ import type { KlvItem, KlvPacketObservation, MetadataPacketObservation } from '.
 import { metadataItemsOfTriplet, tripletOf } from '../../klv/klv-packet-observer.js';
 import { DatasetError } from './dataset-error.js';
 
+/** The key of the ST 0601 packets, whose items the dataset writers take from the triplet's bytes as they are. */
+export const ST0601_KEY_NAME = 'st0601-uas-datalink-ls';
+
 /** A select-list expression giving the triplet of a packet stored without its items (NULL for the others). */
 export const TRIPLET_OF_PACKET_SQL = 'CASE WHEN items IS NULL THEN (SELECT raw FROM klv_packet WHERE klv_packet.seq = metadata_packet.seq - 1) END';
 

@@ -256,13 +256,12 @@ export class ObservationBlockBuilder {
     const size = head + sizes.reduce((sum, bytes) => sum + bytes, 0) + n * this.#flags.length;
     const bytes = new Uint8Array(size);
     bytes.set(encodings);
-    const view = new DataView(bytes.buffer);
     let at = head;
     for (let c = 0; c < kinds.length; c++) {
       const encoding = encodings[c];
       if (encoding === ColumnEncoding.Texts) {
         const json = texts[c] as Buffer;
-        view.setUint32(at, json.length, true);
+        new Uint32Array(bytes.buffer, at, 1)[0] = json.length;
         bytes.set(json, at + 4);
         const indexesAt = at + padded(4 + json.length);
         new Uint16Array(bytes.buffer, indexesAt, n).set((this.#texts[c] as TextColumn).indexes.subarray(0, n));
@@ -316,12 +315,11 @@ class ObservationBlockReader {
     // Typed arrays need aligned offsets: sql.js gives a blob its own buffer, but a copy costs little if not.
     const own = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
     const base = own.byteOffset;
-    const view = new DataView(own.buffer, base, own.length);
     let at = padded(layout.kinds.length);
     for (let c = 0; c < layout.kinds.length; c++) {
       const encoding = own[c] as ColumnEncoding;
       if (encoding === ColumnEncoding.Texts) {
-        const length = view.getUint32(at, true);
+        const length = new Uint32Array(own.buffer, base + at, 1)[0];
         const texts = JSON.parse(Buffer.from(own.buffer, base + at + 4, length).toString('utf8')) as string[];
         const indexesAt = at + padded(4 + length);
         const indexes = new Uint16Array(own.buffer, base + indexesAt, rows);
