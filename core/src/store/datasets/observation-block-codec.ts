@@ -112,12 +112,19 @@ class TextColumn {
   readonly indexes: Uint16Array;
   #texts: string[] = [];
   #indexOf = new Map<string, number>();
+  #lastText: string | null = null;
+  #lastIndex = 0;
 
   constructor(capacity: number) {
     this.indexes = new Uint16Array(capacity);
   }
 
   set(at: number, text: string): void {
+    // Most rows repeat the row before (a stream's key, carriage and names): no lookup for those.
+    if (text === this.#lastText) {
+      this.indexes[at] = this.#lastIndex;
+      return;
+    }
     let index = this.#indexOf.get(text);
     if (index === undefined) {
       index = this.#texts.length;
@@ -125,6 +132,8 @@ class TextColumn {
       this.#indexOf.set(text, index);
     }
     this.indexes[at] = index;
+    this.#lastText = text;
+    this.#lastIndex = index;
   }
 
   /** The distinct texts as a JSON array in UTF-8, then empty for the next block. */
@@ -137,6 +146,7 @@ class TextColumn {
   clear(): void {
     this.#texts = [];
     this.#indexOf = new Map();
+    this.#lastText = null;
   }
 }
 
