@@ -5,6 +5,7 @@
  * DOM-only program typecheck and bundle without Node.
  */
 export { PTS_HZ, PTS_MODULUS, ptsDelta90kHz, readTimestamp90kHz } from './ts/clock.js';
+export { isVideoStreamType } from './ts/stream-types.js';
 export { VIEWER_LIMIT_CLOSE_CODE } from './stream/stream-messages.js';
 export { frameKlvValues } from './stream/frame-klv-values.js';
 export type { KlvItem } from './kernel/observations.js';

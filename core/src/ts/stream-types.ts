@@ -45,3 +45,12 @@ const STREAM_TYPE_NAMES: Readonly<Record<number, string>> = {
 export function streamTypeName(streamType: number): string {
   return STREAM_TYPE_NAMES[streamType] ?? `unknown (0x${streamType.toString(16).padStart(2, '0')})`;
 }
+
+/**
+ * Whether a stream_type carries video: those named as video above (MPEG-1, MPEG-2, MPEG-4 part 2,
+ * H.264 and its SVC and MVC, JPEG 2000, H.265, H.266, AVS, Dirac, VC-1). The one list the
+ * inventory, the streaming module, the relay's detection and the playback use.
+ */
+export function isVideoStreamType(streamType: number): boolean {
+  return STREAM_TYPE_NAMES[streamType]?.endsWith(' video') === true;
+}

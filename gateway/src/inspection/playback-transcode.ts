@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readFileHead, transcodeFile } from '@klvscope/adapters';
-import { TsDemuxer, type Logger } from '@klvscope/core';
+import { isVideoStreamType, TsDemuxer, type Logger } from '@klvscope/core';
 
 export type TranscodeAnswer =
   /** The file to serve: the cached transcode, or the recording itself when its video is H.264 already. */
@@ -133,7 +133,7 @@ export class PlaybackTranscodes {
     let videoType: number | null = null;
     const demuxer = new TsDemuxer((observation) => {
       if (observation.kind !== 'pmt' || videoType !== null) return;
-      videoType = observation.streams.find((stream) => VIDEO_STREAM_TYPES.has(stream.streamType))?.streamType ?? null;
+      videoType = observation.streams.find((stream) => isVideoStreamType(stream.streamType))?.streamType ?? null;
     });
     demuxer.push(await readFileHead(sourcePath, PMT_SCAN_BYTES));
     const h264 = videoType === H264_STREAM_TYPE;
@@ -142,8 +142,6 @@ export class PlaybackTranscodes {
   }
 }
 
-/** ISO 13818-1 Table 2-34 video stream types (MPEG-1/2, MPEG-4 part 2, H.264, H.265, and the 0x42/0xEA private ones). */
-const VIDEO_STREAM_TYPES = new Set([0x01, 0x02, 0x10, 0x1b, 0x24, 0x42, 0xea]);
 
 async function isFile(path: string): Promise<boolean> {
   try {

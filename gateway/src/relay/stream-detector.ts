@@ -8,13 +8,12 @@
  * has its input opened for the time of the detection.
  */
 import type { LiveChunk, LiveSource } from '@klvscope/adapters';
-import { InventoryBuilder, KlvSummaryBuilder, VideoResolutionProbe, createKlvAwareTsDemuxer, type Inventory, type KlvPidSummary } from '@klvscope/core';
+import { InventoryBuilder, KlvSummaryBuilder, VideoResolutionProbe, createKlvAwareTsDemuxer, isVideoStreamType, type Inventory, type KlvPidSummary } from '@klvscope/core';
 import type { RelayService } from './relay-service.js';
 
 /** Long enough for a PAT, a PMT and a key frame of the usual 1-2 s GOP. */
 export const DEFAULT_DETECT_MS = 3000;
 export const MAX_DETECT_MS = 30_000;
-const VIDEO_TYPES = new Set([0x01, 0x02, 0x10, 0x1b, 0x24]);
 
 export interface StreamDetection {
   channelId: string;
@@ -116,7 +115,7 @@ class DetectionAnalysis {
     const seconds = elapsedMs / 1000;
     const perSecond = (bytes: number): number => Math.round((bytes * 8) / seconds);
     const klv = this.klv.build();
-    const videoPid = inventory.pids.find((p) => p.streamType !== null && VIDEO_TYPES.has(p.streamType));
+    const videoPid = inventory.pids.find((p) => p.streamType !== null && isVideoStreamType(p.streamType));
     const klvErrors: Record<string, number> = {};
     for (const summary of klv) for (const [type, n] of Object.entries(summary.problems)) klvErrors[type] = (klvErrors[type] ?? 0) + (n ?? 0);
     return {

@@ -6,13 +6,10 @@
  * viewer's JSON message. One analysis per source run: a new source, or the
  * source reopened, starts a new one (the demuxer's clocks start again).
  */
-import { createKlvAwareTsDemuxer, frameKlvValues, VideoResolutionProbe, type Demuxer, type Observation, type PmtObservation, type StreamKlvMessage } from '@klvscope/core';
+import { createKlvAwareTsDemuxer, frameKlvValues, isVideoStreamType, streamTypeName, VideoResolutionProbe, type Demuxer, type Observation, type PmtObservation, type StreamKlvMessage } from '@klvscope/core';
 
-/** ISO 13818-1 Table 2-34 video stream types, and those of later amendments. */
-const VIDEO_STREAM_TYPES: ReadonlyMap<number, string> = new Map([
-  [0x01, 'MPEG-1 video'],
-  [0x02, 'MPEG-2 video'],
-  [0x10, 'MPEG-4 video'],
+/** The codec as the viewer names it, where it differs from the stream type's name (the video types are core's, isVideoStreamType). */
+const CODEC_NAMES: ReadonlyMap<number, string> = new Map([
   [0x1b, 'H.264'],
   [0x24, 'HEVC'],
 ]);
@@ -87,8 +84,8 @@ export class StreamAnalysis {
 
   private readPmt(pmt: PmtObservation): void {
     this.pmtSeen = true;
-    const video = pmt.streams.find((stream) => VIDEO_STREAM_TYPES.has(stream.streamType));
-    this.video = video ? { pid: video.pid, streamType: video.streamType, codec: VIDEO_STREAM_TYPES.get(video.streamType) as string } : null;
+    const video = pmt.streams.find((stream) => isVideoStreamType(stream.streamType));
+    this.video = video ? { pid: video.pid, streamType: video.streamType, codec: CODEC_NAMES.get(video.streamType) ?? streamTypeName(video.streamType) } : null;
     this.klvPids.clear();
     for (const stream of pmt.streams) {
       const klva = stream.descriptors.some((descriptor) => descriptor.dataHex.includes('4b4c5641'));

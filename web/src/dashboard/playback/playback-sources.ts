@@ -7,6 +7,7 @@
  * A file session replaces the active session: while a live session runs the
  * page does not take it over, and says so.
  */
+import { isVideoStreamType } from '@klvscope/core/browser';
 import type { ApiClient } from '../api-client.js';
 import type { CarriageByPid, MetadataPacketRow } from './flight-metadata.js';
 
@@ -41,8 +42,6 @@ export interface PlaybackSources {
   playback: { url: string } | { refused: string };
 }
 
-/** ISO 13818-1 Table 2-34 video stream types. */
-const VIDEO_STREAM_TYPES = new Set([0x01, 0x02, 0x10, 0x1b, 0x24, 0x42, 0xea]);
 const METADATA_PAGE = 50_000;
 /** Video PES rows read at most to find the first one (the first few hundred PES of any file hold it). */
 const PES_SCAN_ROWS = 2_000;
@@ -56,7 +55,7 @@ export async function loadPlaybackSources(api: ApiClient, filePath: string, inge
     openPlayback(api, filePath),
   ]);
   const { inventory, klv } = analysis.analyze;
-  const videoPid = inventory.pids.find((pid) => pid.streamType !== null && VIDEO_STREAM_TYPES.has(pid.streamType));
+  const videoPid = inventory.pids.find((pid) => pid.streamType !== null && isVideoStreamType(pid.streamType));
   const video = videoPid ? { pid: videoPid.pid, streamType: videoPid.streamType as number, streamTypeName: videoPid.streamTypeName } : null;
   const firstVideoPts90kHz = video === null ? null : await firstPtsOn(api, run, video.pid);
   return {
