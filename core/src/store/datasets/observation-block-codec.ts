@@ -201,6 +201,8 @@ export class ObservationBlockBuilder {
   #count = 0;
 
   constructor(columns: readonly ObservationColumn[], readonly capacity = OBSERVATION_BLOCK_ROWS) {
+    // A text column indexes its distinct texts with 16 bits.
+    if (capacity > 65_536) throw new RangeError(`a block holds at most 65 536 rows, not ${capacity}`);
     this.#layout = layoutOf(columns);
     const { kinds } = this.#layout;
     this.#numbers = kinds.map((kind) => (kind === ColumnKind.Number ? new Float64Array(capacity) : null));
@@ -433,7 +435,7 @@ export function* packedRows(db: Database, codec: ObservationRowCodec, afterSeq: 
   const layout = layoutOf(codec.columns);
   const blocks = db.prepare(`SELECT rows, first_seq, columns FROM ${OBSERVATION_BLOCK_TABLE} WHERE kind = ? AND last_seq > ? ORDER BY last_seq`, [codec.kind, afterSeq]);
   const row = new Array<SqlValue>(layout.kinds.length + (withTriplets ? 1 : 0));
-  const tripletOf = withTriplets ? new TripletFinder(db, afterSeq) : null;
+  const tripletOf = withTriplets ? new TripletFinder(db) : null;
   const items = 1 + codec.columns.findIndex((column) => column.derivable);
   try {
     while (blocks.step()) {
@@ -466,18 +468,20 @@ export function* packedRows(db: Database, codec: ObservationRowCodec, afterSeq: 
 const KLV_PACKET_CODEC = rowCodecOf('klv-packet') as unknown as ObservationRowCodec;
 const RAW_COLUMN = 1 + KLV_PACKET_CODEC.columns.findIndex((column) => column.property === 'raw');
 
-/** The raw bytes of the KLV packets of a database at the seqs asked for, in ascending order (null where none is). */
+/**
+ * The raw bytes of the KLV packets of a database at the seqs asked for, in ascending order (null where none is).
+ * Read from the first seq asked for (a page at an offset starts there, not at the first packet).
+ */
 class TripletFinder {
-  readonly #rows: Generator<SqlValue[], void, undefined>;
+  #rows: Generator<SqlValue[], void, undefined> | null = null;
   #seq = 0;
   #raw: Uint8Array | null = null;
   #done = false;
 
-  constructor(db: Database, afterSeq: number) {
-    this.#rows = packedRows(db, KLV_PACKET_CODEC, Math.max(0, afterSeq - 1), 0);
-  }
+  constructor(private readonly db: Database) {}
 
   at(seq: number): Uint8Array | null {
+    this.#rows ??= packedRows(this.db, KLV_PACKET_CODEC, Math.max(0, seq - 1), 0);
     while (!this.#done && this.#seq < seq) {
       const next = this.#rows.next();
       if (next.done === true) {
@@ -491,6 +495,6 @@ class TripletFinder {
   }
 
   close(): void {
-    this.#rows.return();
+    this.#rows?.return();
   }
 }

@@ -119,6 +119,13 @@ function keepItems(observation: object, items: unknown): void {
   TRIPLETS_OF_PACKETS.delete(observation);
 }
 
+/** The replayed packet whose items are read: the object itself, or one its prototype chain leads to. */
+function packetHolding(object: object): object | null {
+  let at: object | null = object;
+  while (at !== null && !TRIPLETS_OF_PACKETS.has(at)) at = Object.getPrototypeOf(at) as object | null;
+  return at;
+}
+
 /**
  * The accessor of every replayed packet's `items` until they are read: one getter and one setter for all the
  * packets, so that they keep one hidden class (an accessor made per packet gave each packet its own, which slowed
@@ -128,10 +135,11 @@ const ITEMS_OF_TRIPLET: PropertyDescriptor = {
   enumerable: true,
   configurable: true,
   get(this: object) {
-    const of = TRIPLETS_OF_PACKETS.get(this);
-    if (of === undefined) return undefined;
+    const packet = packetHolding(this);
+    const of = packet === null ? undefined : TRIPLETS_OF_PACKETS.get(packet);
+    if (packet === null || of === undefined) return undefined;
     const items = itemsFromTriplet(of.triplet, of.keyName, of.seq);
-    keepItems(this, items);
+    keepItems(packet, items);
     return items;
   },
   set(this: object, items: unknown) {

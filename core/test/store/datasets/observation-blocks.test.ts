@@ -12,7 +12,7 @@ import type { Observation } from '../../../src/kernel/observations.js';
 import { exportDataset } from '../../../src/store/datasets/dataset-export.js';
 import { readDataset } from '../../../src/store/datasets/dataset-query.js';
 import { RAW_DATASET_MIGRATIONS } from '../../../src/store/datasets/dataset-schema.js';
-import { OBSERVATION_BLOCK_ROWS, PACKED_KINDS } from '../../../src/store/datasets/observation-block-codec.js';
+import { OBSERVATION_BLOCK_ROWS, ObservationBlockBuilder, PACKED_KINDS } from '../../../src/store/datasets/observation-block-codec.js';
 import { countObservations, emptyObservationCounts } from '../../../src/store/datasets/observation-counts.js';
 import { replayObservations } from '../../../src/store/datasets/observation-replay.js';
 import { rowCodecOf, type DatasetRow } from '../../../src/store/datasets/observation-row-codec.js';
@@ -238,6 +238,10 @@ describe('observation blocks', function () {
       many.close();
       one.close();
     }
+  });
+
+  it('refuses a block of more rows than a text column can index', () => {
+    expect(() => new ObservationBlockBuilder(rowCodecOf('klv-packet').columns, 65_537)).to.throw(RangeError, 'at most 65 536 rows');
   });
 
   it('reads a part written before KLV blocks (schema 4: KLV and metadata packets in their tables) as it is', async () => {

@@ -160,6 +160,8 @@ describe('metadata packets kept as their triplet', () => {
     expect(replayed.length).to.equal(originals.length).and.to.be.above(2);
     // Read from the last to the first: each decodes its own triplet, whatever was read before.
     for (let i = replayed.length - 1; i > 0; i--) expect(replayed[i].items, `packet ${i}`).to.deep.equal(originals[i].items);
+    // Through an object whose prototype is the packet, as through the packet.
+    expect((Object.create(replayed[0]) as MetadataPacketObservation).items).to.deep.equal(originals[0].items);
     const assigned = [{ tag: 2 }] as unknown as MetadataPacketObservation['items'];
     replayed[0].items = assigned;
     expect(replayed[0].items).to.equal(assigned);

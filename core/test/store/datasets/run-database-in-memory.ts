@@ -26,5 +26,6 @@ export function useRunDatabase(): { readonly db: Database } {
 export function packetsKeptAsTriplets(db: Database): boolean[] {
   const codec = rowCodecOf('metadata-packet') as unknown as ObservationRowCodec;
   const items = 1 + codec.columns.findIndex((column) => column.property === 'items');
-  return [...packedRows(db, codec, 0, 0, false)].map((row) => row[items] === null);
+  // Each row read as it comes: the reader fills one row array again at every step.
+  return Array.from(packedRows(db, codec, 0, 0, false), (row) => row[items] === null);
 }
