@@ -16,7 +16,7 @@ import { buildWeb } from '@klvscope/web/build';
 import type { Page } from 'playwright-core';
 import { launchChromium, saveScreenshot, skipWithoutChromium, type ChromiumSession } from '../../test-support/chromium.js';
 import { freeUdpPort } from '../../test-support/free-udp-port.js';
-import { formatBitrate } from '../src/relay-console/bitrate-history.js';
+import { formatBitrate } from '../src/shared/bitrate-format.js';
 import {
   channelAttribute,
   channelStateSelector,

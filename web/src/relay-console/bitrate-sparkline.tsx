@@ -4,7 +4,8 @@
  * young channel's line starts at the right), bits per second up from zero
  * to a little above the minute's highest reading.
  */
-import { SPARKLINE_WINDOW_MS, formatBitrate, type BitratePoint } from './bitrate-history.js';
+import { formatBitrate } from '../shared/bitrate-format.js';
+import { SPARKLINE_WINDOW_MS, type BitratePoint } from './bitrate-history.js';
 
 const WIDTH = 180;
 const HEIGHT = 34;

@@ -1,5 +1,6 @@
 /** One channel: its state, where it relays from and to, its bitrate over the last minute, its latest detection, and its commands. */
-import { formatBitrate, type BitratePoint } from './bitrate-history.js';
+import { formatBitrate } from '../shared/bitrate-format.js';
+import type { BitratePoint } from './bitrate-history.js';
 import { BitrateSparkline } from './bitrate-sparkline.js';
 import { DetectionSummary, clockTime } from './detection-summary.js';
 import type { ChannelCommand, RelayChannel, StreamBitrates, StreamDetection } from './relay-api.js';

@@ -1,5 +1,5 @@
 /** A channel's latest stream detection (GET /api/streamDetectionInfo): what the stream carries, in one cell. */
-import { formatBitrate } from './bitrate-history.js';
+import { formatBitrate } from '../shared/bitrate-format.js';
 import type { StreamDetection } from './relay-api.js';
 
 export function DetectionSummary({ detection }: { detection: StreamDetection | undefined }) {

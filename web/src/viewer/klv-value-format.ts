@@ -18,11 +18,6 @@ export function formatTimestampMicros(micros: number | null): string {
   return `${iso.slice(0, 23)}${subMillis}Z`;
 }
 
-export function formatBitrate(bitsPerSecond: number): string {
-  if (bitsPerSecond >= 1e6) return `${(bitsPerSecond / 1e6).toFixed(2)} Mb/s`;
-  return `${(bitsPerSecond / 1e3).toFixed(0)} kb/s`;
-}
-
 export function formatText(value: string | null): string {
   return value === null || value === '' ? MISSING : value;
 }

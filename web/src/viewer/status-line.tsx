@@ -1,6 +1,6 @@
 /** One line of what the module reports: viewers, bitrate, KLV rate, the source's and the recorder's state. */
 import type { RecorderStatus, StreamStatusMessage } from '@klvscope/core/browser';
-import { formatBitrate } from './klv-value-format.js';
+import { formatBitrate } from '../shared/bitrate-format.js';
 import type { StreamInfo } from './viewer-api.js';
 
 export interface StatusLineProps {

@@ -6,7 +6,7 @@
  * reading as numbers, with its sequence number, for a reader and for tests.
  */
 import { useMemo } from 'preact/hooks';
-import { formatBitrate } from '../../viewer/klv-value-format.js';
+import { formatBitrate } from '../../shared/bitrate-format.js';
 import type { LiveStatistics } from './live-records.js';
 import { TimeChart, type ChartSeries } from './time-chart.js';
 

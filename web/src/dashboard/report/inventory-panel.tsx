@@ -1,6 +1,6 @@
 /** What the file holds (the `analyze` stage's inventory): its programs, and its PIDs with stream types, bitrates, counts and errors. */
 import type { Inventory } from '@klvscope/core/browser';
-import { formatBitrate } from '../../viewer/klv-value-format.js';
+import { formatBitrate } from '../../shared/bitrate-format.js';
 import { formatByteSize } from '../files/byte-size.js';
 import { pidLabel } from './pid-label.js';
 
