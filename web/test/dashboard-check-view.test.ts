@@ -12,8 +12,14 @@ import { generateTransportStream, H264ClipSource, parseFaultSpec } from '@klvsco
 import type { Page } from 'playwright-core';
 import { chromiumUnavailableReason, launchChromium, saveScreenshot, type ChromiumSession } from '../../test-support/chromium.js';
 import { fixturePath, fixtureOrSkip, repoRoot } from '../../test-support/fixtures.js';
+import type { CheckDetail as GatewayCheckDetail } from '../../gateway/src/inspection/routes/detail-routes.js';
+import type { CheckDetail } from '../src/dashboard/check-view/check-detail-wire.js';
 import type { CheckViewProbe } from '../src/dashboard/check-view/check-view-probe.js';
 import { openSignedIn, startDashboardService, type DashboardService } from './dashboard-page-driver.js';
+
+// The page's view of the detail endpoint's answer must stay readable from the gateway's: this fails the typecheck when they part.
+type Assignable<To, From extends To> = [To, From];
+export type CheckDetailAgrees = Assignable<CheckDetail, GatewayCheckDetail>;
 
 type Probe = CheckViewProbe;
 

@@ -16,6 +16,9 @@ import { buildWeb } from '@klvscope/web/build';
 import type { Page } from 'playwright-core';
 import { launchChromium, saveScreenshot, skipWithoutChromium, type ChromiumSession } from '../../test-support/chromium.js';
 import { freeUdpPort } from '../../test-support/free-udp-port.js';
+import type { StreamBitrates as GatewayStreamBitrates } from '../../gateway/src/relay/channel-bitrates.js';
+import type { StreamDetection as GatewayStreamDetection } from '../../gateway/src/relay/stream-detector.js';
+import type { StreamBitrates, StreamDetection } from '../src/relay-console/relay-api.js';
 import { formatBitrate } from '../src/shared/bitrate-format.js';
 import {
   channelAttribute,
@@ -29,6 +32,10 @@ import {
   waitForNextPoll,
   waitForText,
 } from './relay-console-page-driver.js';
+
+// The console's view of the relay's answers must stay readable from the gateway's: this fails the typecheck when they part.
+type Assignable<To, From extends To> = [To, From];
+export type RelayAnswersAgree = [Assignable<StreamBitrates, GatewayStreamBitrates>, Assignable<StreamDetection, GatewayStreamDetection>];
 
 const KEY = 'relay-console-test-key-0123456789';
 const SENDER_BITRATE = 2_000_000;

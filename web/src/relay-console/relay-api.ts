@@ -38,7 +38,7 @@ export interface StreamBitrates {
   time: string | null;
   inputBitrate: number;
   outputBitrate: number;
-  history: BitrateReading[];
+  history: readonly BitrateReading[];
 }
 
 /** An element of GET /api/streamDetectionInfo. */

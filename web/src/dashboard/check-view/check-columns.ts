@@ -5,7 +5,7 @@
  * cost a few arrays and no object per point. Points without a stream time
  * (before the first PCR) cannot be placed and are counted apart.
  */
-import type { DetailPoint } from './check-detail.js';
+import type { DetailPoint } from './check-detail-wire.js';
 
 export interface CheckSeries {
   label: string;

@@ -31,6 +31,8 @@ const LIMITS: Readonly<Record<string, LimitOf>> = {
   'klv-stream-vs-klv-drift': (r) => [field('maxDriftMs', 'maxDriftMs')(r), field('maxDriftMs', '−maxDriftMs', -1)(r)],
 };
 
-export function limitLines(checkId: string, rules: Record<string, unknown>): LimitLine[] {
-  return (LIMITS[checkId]?.(rules) ?? []).filter((line): line is LimitLine => line !== null);
+/** The limits of check `checkId` in the rules it ran with (as the detail endpoint gives them: anything but an object has none). */
+export function limitLines(checkId: string, rules: unknown): LimitLine[] {
+  if (typeof rules !== 'object' || rules === null) return [];
+  return (LIMITS[checkId]?.(rules as Record<string, unknown>) ?? []).filter((line): line is LimitLine => line !== null);
 }

@@ -1,6 +1,6 @@
 /** The check's violations below its plot: one row each, in stream time; selecting one moves the video and the cursor to it. */
 import type { CheckColumns } from './check-columns.js';
-import type { DetailPoint } from './check-detail.js';
+import type { DetailPoint } from './check-detail-wire.js';
 import { formatPointValue } from './point-value-format.js';
 
 export interface ViolationListProps {

@@ -9,7 +9,8 @@
 import '../check-view/check-view.css';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { buildCheckColumns } from '../check-view/check-columns.js';
-import { loadCheckDetail, type CheckDetail } from '../check-view/check-detail.js';
+import { loadCheckDetail } from '../check-view/check-detail.js';
+import type { CheckDetail } from '../check-view/check-detail-wire.js';
 import { limitLines } from '../check-view/check-limits.js';
 import { formatPointValue } from '../check-view/point-value-format.js';
 import { CheckPlot } from '../check-view/check-plot.js';
