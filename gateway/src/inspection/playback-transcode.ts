@@ -142,7 +142,6 @@ export class PlaybackTranscodes {
   }
 }
 
-
 async function isFile(path: string): Promise<boolean> {
   try {
     return (await stat(path)).isFile();

@@ -15,7 +15,6 @@ import type { KlvFieldObservation, KlvItem, MetadataPacketObservation } from '..
 import type { LocalSetItem } from '../../klv/local-set.js';
 import { decodeSt0601ItemInto } from '../../klv/st0601-item.js';
 import { frameSt0601Items } from '../../klv/st0601-packet.js';
-import { DatasetError } from './dataset-error.js';
 import { decodeJsonValue } from './lossless-json.js';
 import { itemsFromTriplet, ST0601_KEY_NAME } from './metadata-items-derivation.js';
 import { packedRows } from './observation-block-codec.js';
@@ -71,8 +70,9 @@ export class DerivedFieldCounts {
   private next: [number, number] | null = null;
   private more = true;
 
-  constructor(db: Database) {
-    this.statement = db.prepare(`SELECT seq, fields FROM ${METADATA_FIELDS_TABLE} ORDER BY seq`);
+  /** Of the packets after `afterSeq`. */
+  constructor(db: Database, afterSeq = 0) {
+    this.statement = db.prepare(`SELECT seq, fields FROM ${METADATA_FIELDS_TABLE} WHERE seq > ? ORDER BY seq`, [afterSeq]);
   }
 
   /** The fields kept as items by the packet at `seq` (0 when none); seqs must come in ascending order. */
@@ -176,7 +176,7 @@ const PACKET_COLUMNS = [...['offset', 'packetIndex', 't', 'pid', 'klvIndex', 'it
  * the fields counts (`metadata_fields`) merged with the packets' rows (table rows or blocks, with their triplets).
  */
 class PacketsWithFields {
-  readonly #counts: Statement;
+  readonly #counts: DerivedFieldCounts;
   readonly #packets: Generator<SqlValue[], void, undefined>;
 
   constructor(db: Database, after: number) {
@@ -184,20 +184,18 @@ class PacketsWithFields {
     const [before] = db.exec(`SELECT seq, fields FROM ${METADATA_FIELDS_TABLE} WHERE seq <= ? ORDER BY seq DESC LIMIT 1`, [after]);
     const [seq, fields] = (before?.values[0] ?? [0, 0]) as [number, number];
     const from = seq + fields > after ? seq - 1 : after;
-    this.#counts = db.prepare(`SELECT seq, fields FROM ${METADATA_FIELDS_TABLE} WHERE seq > ? ORDER BY seq`, [from]);
+    this.#counts = new DerivedFieldCounts(db, from);
     this.#packets = packedRows(db, PACKET_CODEC, from, 0);
   }
 
-  /** The next packet with its fields count, or null after the last. */
+  /** The next packet that keeps fields as items, with their count, or null after the last. */
   next(): PacketRow | null {
-    if (!this.#counts.step()) return null;
-    const [seq, fields] = this.#counts.get() as [number, number];
     for (let step = this.#packets.next(); step.done !== true; step = this.#packets.next()) {
       const row = step.value;
-      if (row[0] !== seq) continue;
-      return [seq, fields, ...PACKET_COLUMNS.map((index) => row[index])] as PacketRow;
+      const fields = this.#counts.at(row[0] as number);
+      if (fields > 0) return [row[0], fields, ...PACKET_COLUMNS.map((index) => row[index])] as PacketRow;
     }
-    throw new DatasetError('ERR_DATASET_UNSUPPORTED_KIND', `the fields of metadata packet ${seq} are kept as its items, but the packet is missing`, { seq });
+    return null;
   }
 
   free(): void {

@@ -21,7 +21,7 @@ interface TableCursor {
   seq: number;
 }
 
-/** A kind's rows stepped from its table in seq order (`select`: the codec's selectSql or columnsSql). */
+/** A kind's rows stepped from its table in seq order. */
 function* tableRows(db: Database, select: string): Generator<SqlValue[], void, undefined> {
   const statement = db.prepare(`${select} ORDER BY seq`);
   try {
@@ -53,8 +53,7 @@ export function* replayObservations(db: Database, kinds?: ReadonlySet<Observatio
   try {
     for (const codec of OBSERVATION_ROW_CODECS) {
       if (!wanted(codec.kind) && !(codec.kind === 'metadata-packet' && fieldsWanted)) continue;
-      const select = codec.tripletColumn >= 0 && tripletsReplayed ? codec.columnsSql : codec.selectSql;
-      const rows = PACKED_KINDS.has(codec.kind) ? packedRows(db, codec, 0, 0, !tripletsReplayed) : tableRows(db, select);
+      const rows = PACKED_KINDS.has(codec.kind) ? packedRows(db, codec, 0, 0, !tripletsReplayed) : tableRows(db, codec.selectSql);
       const cursor: TableCursor = { codec, rows, row: [], seq: 0 };
       cursors.push(cursor); // before the first step, so `finally` frees it if that throws
       if (!advance(cursor)) cursors.pop();

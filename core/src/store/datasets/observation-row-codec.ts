@@ -11,7 +11,7 @@ import type { ObservationKind, ObservationOf } from '../../kernel/observations.j
 import { bytesToHex } from '../../klv/hex.js';
 import { decodeJsonValue, encodeJsonValue } from './lossless-json.js';
 import { storedRowWriter, type JsonTextBuffer } from './json-row-text.js';
-import { itemsFromTriplet, ItemsOfTriplet, TRIPLET_OF_PACKET_SQL } from './metadata-items-derivation.js';
+import { ItemsOfTriplet, TRIPLET_OF_PACKET_SQL } from './metadata-items-derivation.js';
 import { OBSERVATION_TABLE_LIST, type ObservationColumn, type ObservationTable } from './observation-columns.js';
 
 /** A raw dataset row: `seq` and the observation's fields, JSON-able. */
@@ -110,8 +110,13 @@ function tripletItemsOf(kind: ObservationKind, columns: readonly ObservationColu
   return { items: at('items'), keyName: at('keyName'), triplet: columns.length + 1 };
 }
 
-/** What a replayed packet's items are decoded from, by packet: its triplet, its key's name and its seq. */
-const TRIPLETS_OF_PACKETS = new WeakMap<object, { triplet: Uint8Array | null; keyName: string; seq: number }>();
+/** The items of the row's packet, kept as its triplet (the row's items column is NULL). */
+function itemsOfTripletIn(row: readonly SqlValue[], derived: TripletItems): ItemsOfTriplet {
+  return new ItemsOfTriplet(row[derived.triplet] as Uint8Array | null, row[derived.keyName] as string, row[0] as number);
+}
+
+/** What a replayed packet's items are decoded from, by packet. */
+const TRIPLETS_OF_PACKETS = new WeakMap<object, ItemsOfTriplet>();
 
 /** Makes `items` a data property holding `items`. */
 function keepItems(observation: object, items: unknown): void {
@@ -138,7 +143,7 @@ const ITEMS_OF_TRIPLET: PropertyDescriptor = {
     const packet = packetHolding(this);
     const of = packet === null ? undefined : TRIPLETS_OF_PACKETS.get(packet);
     if (packet === null || of === undefined) return undefined;
-    const items = itemsFromTriplet(of.triplet, of.keyName, of.seq);
+    const items = of.decode();
     keepItems(packet, items);
     return items;
   },
@@ -153,7 +158,7 @@ const ITEMS_OF_TRIPLET: PropertyDescriptor = {
  * every packet's items again was a tenth of a `process` over a stored run.
  */
 function defineItemsOfTriplet(observation: Record<string, unknown>, row: readonly SqlValue[], derived: TripletItems): void {
-  TRIPLETS_OF_PACKETS.set(observation, { triplet: row[derived.triplet] as Uint8Array | null, keyName: row[derived.keyName] as string, seq: row[0] as number });
+  TRIPLETS_OF_PACKETS.set(observation, itemsOfTripletIn(row, derived));
   Object.defineProperty(observation, 'items', ITEMS_OF_TRIPLET);
 }
 
@@ -162,19 +167,11 @@ function createCodec<K extends ObservationKind>(layout: ObservationTable<K>): Ob
   const count = columns.length;
   const names = ['seq', ...columns.map((c) => c.column)].map(quoted).join(', ');
   const derived = tripletItemsOf(kind, columns);
-  /** The row with the items decoded from its triplet when it is stored as one (a copy; the row is the statement's). */
-  const withItems = (row: readonly SqlValue[]): readonly SqlValue[] => {
-    if (derived === null || row[derived.items] !== null) return row;
-    const items = itemsFromTriplet(row[derived.triplet] as Uint8Array | null, row[derived.keyName] as string, row[0] as number);
-    const copy = row.slice();
-    copy[derived.items] = items as unknown as SqlValue;
-    return copy;
-  };
-  /** The row with its items as the triplet they are kept as, for a writer of text (klv-items-text.ts). */
-  const withTriplet = (row: readonly SqlValue[]): readonly SqlValue[] => {
+  /** The row (a copy) with the items of a packet kept as its triplet in their column, as `kept` makes them of it. */
+  const withItemsOf = (row: readonly SqlValue[], kept: (items: ItemsOfTriplet) => unknown): readonly SqlValue[] => {
     if (derived === null || row[derived.items] !== null) return row;
     const copy = row.slice();
-    copy[derived.items] = new ItemsOfTriplet(row[derived.triplet] as Uint8Array | null, row[derived.keyName] as string, row[0] as number) as unknown as SqlValue;
+    copy[derived.items] = kept(itemsOfTripletIn(row, derived)) as SqlValue;
     return copy;
   };
   const datasetFields = ['seq', ...columns.map(datasetFieldName)];
@@ -208,7 +205,7 @@ function createCodec<K extends ObservationKind>(layout: ObservationTable<K>): Ob
       return observation as unknown as ObservationOf<K>;
     },
     decodeDatasetRow(stored) {
-      const row = withItems(stored);
+      const row = withItemsOf(stored, (items) => items.decode());
       const out: DatasetRow = { seq: row[0] };
       for (let i = 0; i < count; i++) {
         const column = columns[i];
@@ -218,7 +215,8 @@ function createCodec<K extends ObservationKind>(layout: ObservationTable<K>): Ob
       }
       return out;
     },
-    writeDatasetRow: (stored, out) => writeRow(withTriplet(stored), out),
+    // Kept as the triplet: a writer of text writes ST 0601 items from its bytes (klv-items-text.ts).
+    writeDatasetRow: (stored, out) => writeRow(withItemsOf(stored, (items) => items), out),
   };
 }
 

@@ -80,7 +80,7 @@ export function createObservationWriter(db: Database, options: ObservationWriter
   statements.push(fieldsInsert);
   const blockInsert = prepareBlockInsert(db);
   statements.push(blockInsert);
-  // The all-number kinds gather their rows into blocks (observation-block-codec.ts), stored when full and before every commit.
+  // The packed kinds gather their rows into blocks (observation-block-codec.ts), stored when full and before every commit.
   const blocks = OBSERVATION_ROW_CODECS.map((codec) => (PACKED_KINDS.has(codec.kind) ? new ObservationBlockBuilder(codec.columns) : null));
   const storeBlock = (index: number): void => {
     const block = blocks[index];
