@@ -38,7 +38,7 @@ export function findArchiveEntryByPath(db: Database, path: string): ArchiveEntry
   return row && archiveEntryFrom(row);
 }
 
-function archiveEntryFrom(row: SqlRow): ArchiveEntry {
+export function archiveEntryFrom(row: SqlRow): ArchiveEntry {
   const stages = new Set(textColumn(row, 'stages').split(','));
   return {
     hash: textColumn(row, 'hash'),

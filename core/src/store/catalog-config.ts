@@ -12,8 +12,7 @@ export function getConfigValue<T = unknown>(db: Database, key: string): T | unde
 
 /** `undefined` cannot be stored as JSON: delete the key instead. */
 export function setConfigValue(db: Database, key: string, value: unknown, updatedMs: number): void {
-  const json = JSON.stringify(value) as string | undefined;
-  if (json === undefined) throw new TypeError(`configuration '${key}' cannot hold ${typeof value}; delete the key instead`);
+  const json = configValueJson(key, value);
   execute(db, 'INSERT INTO config (key, value, updated_ms) VALUES ($key, $value, $updated) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_ms = excluded.updated_ms', {
     $key: key,
     $value: json,
@@ -30,4 +29,11 @@ export function readConfig(db: Database): Record<string, unknown> {
 
 export function deleteConfigValue(db: Database, key: string): boolean {
   return execute(db, 'DELETE FROM config WHERE key = $key', { $key: key }) === 1;
+}
+
+/** A configuration value as the JSON text stored; `undefined` (or a function) has none. */
+export function configValueJson(key: string, value: unknown): string {
+  const json = JSON.stringify(value) as string | undefined;
+  if (json === undefined) throw new TypeError(`configuration '${key}' cannot hold ${typeof value}; delete the key instead`);
+  return json;
 }

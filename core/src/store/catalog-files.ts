@@ -33,7 +33,12 @@ export function putFile(db: Database, file: FileRow): void {
 
 export function getFile(db: Database, hash: string): FileRow | undefined {
   const row = selectOne(db, 'SELECT * FROM files WHERE hash = $hash', { $hash: hash });
-  return row && { hash: textColumn(row, 'hash'), size: numberColumn(row, 'size'), firstPath: textColumn(row, 'first_path'), firstSeenMs: numberColumn(row, 'first_seen_ms') };
+  return row && fileFrom(row);
+}
+
+/** A files row as read from either backend. */
+export function fileFrom(row: SqlRow): FileRow {
+  return { hash: textColumn(row, 'hash'), size: numberColumn(row, 'size'), firstPath: textColumn(row, 'first_path'), firstSeenMs: numberColumn(row, 'first_seen_ms') };
 }
 
 /** Whether any known content has this size: when none has, a file of this size is content the catalog has never seen. */
@@ -55,7 +60,7 @@ export function getFileRecord(db: Database, path: string): FileRecordRow | undef
   return row && fileRecordFrom(row);
 }
 
-function fileRecordFrom(row: SqlRow): FileRecordRow {
+export function fileRecordFrom(row: SqlRow): FileRecordRow {
   return {
     path: textColumn(row, 'path'),
     size: numberColumn(row, 'size'),

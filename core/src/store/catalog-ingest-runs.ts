@@ -115,7 +115,7 @@ export function deleteIngestRun(db: Database, id: string): boolean {
   return execute(db, 'DELETE FROM ingest_runs WHERE id = $id', { $id: id }) === 1;
 }
 
-function ingestRunFrom(row: SqlRow): IngestRunRow {
+export function ingestRunFrom(row: SqlRow): IngestRunRow {
   return {
     id: textColumn(row, 'id'),
     hash: textColumn(row, 'hash'),

@@ -34,6 +34,6 @@ export function deleteRuleTemplate(db: Database, name: string): boolean {
   return execute(db, 'DELETE FROM rule_templates WHERE name = $name', { $name: name }) === 1;
 }
 
-function ruleTemplateFrom<R>(row: SqlRow): RuleTemplateRow<R> {
+export function ruleTemplateFrom<R>(row: SqlRow): RuleTemplateRow<R> {
   return { name: textColumn(row, 'name'), rules: jsonColumn<R>(row, 'rules'), createdMs: numberColumn(row, 'created_ms'), updatedMs: numberColumn(row, 'updated_ms') };
 }

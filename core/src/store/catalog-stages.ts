@@ -65,7 +65,7 @@ export function deleteStagePayloads(db: Database, hash: string): number {
   return execute(db, 'DELETE FROM stage_payloads WHERE hash = $hash', { $hash: hash });
 }
 
-function stagePayloadFrom<T>(row: SqlRow): StagePayloadRow<T> {
+export function stagePayloadFrom<T>(row: SqlRow): StagePayloadRow<T> {
   return {
     hash: textColumn(row, 'hash'),
     stage: textColumn(row, 'stage') as CachedStage,

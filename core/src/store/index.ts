@@ -6,10 +6,24 @@
 export * from './datasets/index.js';
 export { Store, CATALOG_FILE_NAME, type StoreOptions } from './store.js';
 export { StoreError, type StoreErrorCode } from './store-error.js';
+export type {
+  Catalog,
+  CatalogBackend,
+  CatalogInconsistency,
+  CatalogOperations,
+  FileCatalog,
+  StageCatalog,
+  IngestRunCatalog,
+  ArchiveCatalog,
+  ConfigCatalog,
+  RuleTemplateCatalog,
+} from './catalog.js';
+export { createSqlJsCatalog, openSqlJsCatalog } from './sqljs-catalog.js';
+export { CONSISTENCY_QUERIES } from './catalog-consistency.js';
 export { defaultDataDir, DATA_DIR_ENV } from './data-dir.js';
 export { DataFolderLock, LOCK_FILE_NAME, type LockHolder } from './data-folder-lock.js';
 export { DatabaseFile, type DatabaseFileOptions } from './database-file.js';
-export { migrateDatabase, schemaVersionOf, type Migration, type MigrationOutcome } from './schema-migrations.js';
+export { migrateDatabase, schemaVersionOf, assertMigrationOrder, type Migration, type MigrationOutcome } from './schema-migrations.js';
 export { inTransaction } from './sql-transaction.js';
 export { CATALOG_MIGRATIONS } from './catalog-schema.js';
 export { RUNS_FOLDER, RUN_INDEX_FILE, OPEN_PART_BYTES, StoredRun, runFolderPath, observationPartFile, pointPartFile, deleteStoredRun, type StoredRunOptions, type RunPartOptions } from './stored-run.js';
@@ -25,8 +39,8 @@ export {
   readLiveMetadata,
   type LiveRowPage,
 } from './live-session-database.js';
-export { putFile, getFile, putFileRecord, getFileRecord, type FileRow, type FileRecordRow } from './catalog-files.js';
-export { putStagePayload, getStagePayload, stagePayloadVersion, cachedStages, deleteStagePayloads, CACHED_STAGES, type CachedStage, type StagePayloadRow } from './catalog-stages.js';
+export { putFile, getFile, hasFileOfSize, putFileRecord, getFileRecord, fileFrom, fileRecordFrom, type FileRow, type FileRecordRow } from './catalog-files.js';
+export { putStagePayload, getStagePayload, stagePayloadVersion, cachedStages, deleteStagePayloads, stagePayloadFrom, CACHED_STAGES, type CachedStage, type StagePayloadRow } from './catalog-stages.js';
 export {
   createIngestRun,
   finishIngestRun,
@@ -35,6 +49,8 @@ export {
   latestCompletedIngestRun,
   markRunningRunsInterrupted,
   deleteIngestRun,
+  setIngestRunHash,
+  ingestRunFrom,
   INTERRUPTED_RUN_ERROR,
   type IngestRunRow,
   type IngestRunStatus,
@@ -42,10 +58,10 @@ export {
   type IngestRunOutcome,
   type NewIngestRun,
 } from './catalog-ingest-runs.js';
-export { listArchiveEntries, getArchiveEntry, findArchiveEntryByPath, type ArchiveEntry } from './catalog-archive.js';
+export { listArchiveEntries, getArchiveEntry, findArchiveEntryByPath, archiveEntryFrom, type ArchiveEntry } from './catalog-archive.js';
 export { putSession, getSession, listSessions, deleteSession, type SessionFilter, type SessionKind, type SessionRow } from './catalog-sessions.js';
-export { getConfigValue, setConfigValue, readConfig, deleteConfigValue } from './catalog-config.js';
-export { saveRuleTemplate, getRuleTemplate, listRuleTemplates, deleteRuleTemplate, type RuleTemplateRow } from './catalog-rule-templates.js';
+export { getConfigValue, setConfigValue, readConfig, deleteConfigValue, configValueJson } from './catalog-config.js';
+export { saveRuleTemplate, getRuleTemplate, listRuleTemplates, deleteRuleTemplate, ruleTemplateFrom, type RuleTemplateRow } from './catalog-rule-templates.js';
 export { touchRecentSource, listRecentSources, removeRecentSource, type RecentSourceKind, type RecentSourceRow } from './catalog-recent-sources.js';
 export type { Database as SqlDatabase } from 'sql.js';
 export {
@@ -62,6 +78,7 @@ export {
 export type { Closable, DatabaseLease, LeaseFlags } from './database-cache.js';
 export { writeFileAtomic, removeOrphanedTemporaries, type AtomicWriteOptions } from './atomic-write.js';
 export { openRelayDatabase, RELAY_FOLDER, RELAY_DATABASE_FILE_NAME, RELAY_MIGRATIONS, type RelayDatabase } from './relay-database.js';
+export { type SqlRow, textColumn, numberColumn, jsonColumn } from './sql-query.js';
 export { selectCollection, type CollectionField, type CollectionFilter, type CollectionPage, type CollectionQuery, type CollectionSort, type CollectionTable, type FilterOperator } from './relay-collection-query.js';
 export {
   listRelayPlatforms,

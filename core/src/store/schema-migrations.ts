@@ -62,7 +62,8 @@ export function migrateDatabase(db: Database, migrations: readonly Migration[], 
   return { from, to: latest };
 }
 
-function assertMigrationOrder(migrations: readonly Migration[]): void {
+/** Throws unless the migrations' versions run 1, 2, 3, … in order. */
+export function assertMigrationOrder(migrations: readonly { version: number; name: string }[]): void {
   migrations.forEach((migration, index) => {
     if (migration.version !== index + 1) {
       throw new Error(`migration '${migration.name}' has version ${migration.version}; expected ${index + 1} (versions run 1, 2, 3, … in order)`);

@@ -18,7 +18,9 @@ export type StoreErrorCode =
   /** An identifier cannot name a file (e.g. a run id with a slash). */
   | 'ERR_STORE_INVALID_ID'
   /** The store or database was used after close(). */
-  | 'ERR_STORE_CLOSED';
+  | 'ERR_STORE_CLOSED'
+  /** The catalog's database server cannot be reached (down, restarting, refusing connections): retry later. */
+  | 'ERR_CATALOG_UNAVAILABLE';
 
 export class StoreError extends CodedError<StoreErrorCode> {
   override readonly name: string = 'StoreError';

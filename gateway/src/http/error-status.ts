@@ -73,6 +73,8 @@ export const ERROR_STATUS: Readonly<Record<string, ErrorStatus>> = Object.freeze
   ERR_INTERNAL: 500,
   // 503: shutting down (a request that arrives on an open connection during close).
   ERR_SHUTTING_DOWN: 503,
+  // 503 too: the fleet's catalog database cannot be reached now; the request may be retried.
+  ERR_CATALOG_UNAVAILABLE: 503,
   // 503 too: the service lacks a tool (ffmpeg) for this request; installing it is the fix.
   ERR_PLAYBACK_TRANSCODER_UNAVAILABLE: 503,
 });

@@ -1,0 +1,123 @@
+/**
+ * The PostgreSQL catalog's versioned migrations. The versions applied are
+ * rows of `klvscope_schema`; the pending ones run in one transaction under
+ * an advisory lock, so nodes that start together migrate once, and a
+ * failure leaves the previous version whole. Append-only, as the SQLite
+ * catalog's (core/src/store/catalog-schema.ts): a released one is never
+ * edited. A node that finds a newer version than it knows refuses to run.
+ */
+import { assertMigrationOrder, StoreError } from '@klvscope/core/store';
+import type { PostgresConnection, SqlRunner } from './postgres-connection.js';
+
+export interface PostgresMigration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+/** The key of the advisory lock held while migrating ('klvs' in ASCII). */
+const MIGRATION_LOCK_KEY = 0x6b6c7673;
+
+export const POSTGRES_CATALOG_MIGRATIONS: readonly PostgresMigration[] = [
+  {
+    version: 1,
+    name: 'catalog tables',
+    // The SQLite catalog's tables, typed for PostgreSQL; ingest_runs.seq keeps the insertion order SQLite's rowid gives.
+    sql: `
+      CREATE TABLE files (
+        hash TEXT PRIMARY KEY,
+        size BIGINT NOT NULL,
+        first_path TEXT NOT NULL,
+        first_seen_ms BIGINT NOT NULL
+      );
+      CREATE INDEX files_by_size ON files (size);
+      CREATE TABLE file_records (
+        path TEXT PRIMARY KEY,
+        size BIGINT NOT NULL,
+        mtime_ms DOUBLE PRECISION NOT NULL,
+        hash TEXT NOT NULL,
+        checked_ms BIGINT NOT NULL
+      );
+      CREATE INDEX file_records_by_hash ON file_records (hash);
+      CREATE TABLE stage_payloads (
+        hash TEXT NOT NULL,
+        stage TEXT NOT NULL,
+        compatibility_key TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        PRIMARY KEY (hash, stage, compatibility_key)
+      );
+      CREATE TABLE ingest_runs (
+        seq BIGSERIAL UNIQUE,
+        id TEXT PRIMARY KEY,
+        hash TEXT NOT NULL,
+        path TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('running', 'completed', 'interrupted', 'cancelled', 'failed')),
+        started_ms BIGINT NOT NULL,
+        finished_ms BIGINT,
+        counts TEXT NOT NULL DEFAULT '{}',
+        timings TEXT NOT NULL DEFAULT '{}',
+        error TEXT
+      );
+      CREATE INDEX ingest_runs_by_hash ON ingest_runs (hash, started_ms);
+      CREATE INDEX ingest_runs_by_status ON ingest_runs (status);
+      CREATE TABLE config (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL,
+        updated_ms BIGINT NOT NULL
+      );
+      CREATE TABLE rule_templates (
+        name TEXT PRIMARY KEY,
+        rules TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        updated_ms BIGINT NOT NULL
+      );
+    `,
+  },
+];
+
+/** The version a database is at (0 when klvscope never migrated it). */
+export async function postgresSchemaVersion(runner: SqlRunner): Promise<number> {
+  const [exists] = await runner.query<{ present: boolean }>(`SELECT to_regclass('klvscope_schema') IS NOT NULL AS present`);
+  if (!exists?.present) return 0;
+  const [row] = await runner.query<{ version: number | null }>('SELECT max(version) AS version FROM klvscope_schema');
+  return row?.version ?? 0;
+}
+
+/** Brings the database to the last migration's version; returns the versions before and after. */
+export async function migratePostgres(connection: PostgresConnection, migrations: readonly PostgresMigration[] = POSTGRES_CATALOG_MIGRATIONS): Promise<{ from: number; to: number }> {
+  assertMigrationOrder(migrations);
+  const latest = migrations.length;
+  return connection.transaction(async (runner) => {
+    await runner.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    await runner.query(`CREATE TABLE IF NOT EXISTS klvscope_schema (
+      version INTEGER PRIMARY KEY,
+      name TEXT NOT NULL,
+      applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+    )`);
+    const from = await postgresSchemaVersion(runner);
+    if (from > latest) {
+      throw new StoreError(
+        'ERR_STORE_SCHEMA_TOO_NEW',
+        `the catalog at ${connection.where} has schema version ${from}, newer than this klvscope knows (${latest}); upgrade klvscope on this node`,
+        { label: 'catalog', version: from, supported: latest },
+      );
+    }
+    let current: PostgresMigration | undefined;
+    try {
+      for (current of migrations.slice(from)) {
+        await runner.query(current.sql);
+        await runner.query('INSERT INTO klvscope_schema (version, name) VALUES ($1, $2)', [current.version, current.name]);
+      }
+    } catch (error) {
+      if (error instanceof StoreError) throw error;
+      throw new StoreError(
+        'ERR_STORE_MIGRATION_FAILED',
+        `the catalog at ${connection.where} could not be migrated from schema version ${from} at migration ${current?.version} (${current?.name}): ${error instanceof Error ? error.message : String(error)}`,
+        { label: 'catalog', from, failedVersion: current?.version },
+        { cause: error },
+      );
+    }
+    return { from, to: latest };
+  });
+}
