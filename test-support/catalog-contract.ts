@@ -63,6 +63,7 @@ export function describeCatalogContract(backend: string, open: () => Promise<Cat
       expect(after).to.not.equal(before);
       expect((await catalog.getStagePayload(HASH_A, 'process', 'k1'))?.payload).to.deep.equal({ verdict: 'pass' });
       expect(await catalog.stagePayloadVersion(HASH_B, 'process', 'k1')).to.equal(undefined);
+      expect((await catalog.listStagePayloads(HASH_A)).map((row) => `${row.stage} ${row.compatibilityKey}`)).to.deep.equal(['analyze k1', 'ingest k2', 'process k1']);
       expect(await catalog.deleteStagePayloads(HASH_A)).to.equal(3);
       expect(await catalog.deleteStagePayloads(HASH_A)).to.equal(0);
     });

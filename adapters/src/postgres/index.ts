@@ -3,3 +3,6 @@ export { connectPostgresCatalog, postgresCatalogOperations } from './postgres-ca
 export { PostgresConnection, describeUrl, type PostgresConnectionOptions, type SqlRunner } from './postgres-connection.js';
 export { migratePostgres, postgresSchemaVersion, POSTGRES_CATALOG_MIGRATIONS, type PostgresMigration } from './postgres-migrations.js';
 export { catalogError, isCatalogUnavailable } from './postgres-unavailable.js';
+export { InspectionJobQueue, INSPECTION_QUEUE, type InspectionJob, type InspectionJobData, type JobQueueOptions, type QueueCounts, type QueueState, type FailedJob } from './postgres-job-queue.js';
+export { putRunFile, getRunFile, listRunFiles, deleteRunFiles, sweepOrphanedRunFiles, runFileBytes, type RunFile } from './postgres-run-parts.js';
+export { registerWorker, beatWorker, stopWorker, listWorkers, setRunWorker, runWorker, type FleetWorkerRow, type WorkerBeat } from './postgres-fleet-workers.js';

@@ -98,6 +98,9 @@ export function postgresCatalogOperations(db: SqlRunner): CatalogOperations {
       const present = new Set((await rows('SELECT stage FROM stage_payloads WHERE hash = $1 AND compatibility_key = $2', [hash, key])).map((row) => textColumn(row, 'stage')));
       return CACHED_STAGES.filter((stage) => present.has(stage));
     },
+    async listStagePayloads(hash) {
+      return (await rows('SELECT * FROM stage_payloads WHERE hash = $1 ORDER BY stage COLLATE "C", compatibility_key COLLATE "C"', [hash])).map((row) => stagePayloadFrom(row));
+    },
     deleteStagePayloads: (hash) => changed('DELETE FROM stage_payloads WHERE hash = $1', [hash]),
     async createIngestRun(run) {
       const id = run.id ?? randomUUID();

@@ -74,6 +74,36 @@ export const POSTGRES_CATALOG_MIGRATIONS: readonly PostgresMigration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'run parts and workers',
+    // A run's files (its index and its parts: SQLite databases of observation and point blocks, 4 MB at most each)
+    // as bytea rows; a run is read only once the catalog lists it completed. The workers' heartbeats, one row each.
+    sql: `
+      CREATE TABLE run_parts (
+        run_id TEXT NOT NULL,
+        file_name TEXT NOT NULL,
+        bytes BYTEA NOT NULL,
+        stored_ms BIGINT NOT NULL,
+        PRIMARY KEY (run_id, file_name)
+      );
+      CREATE TABLE fleet_workers (
+        id TEXT PRIMARY KEY,
+        host TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        version TEXT NOT NULL,
+        started_ms BIGINT NOT NULL,
+        heartbeat_ms BIGINT NOT NULL,
+        current_job TEXT,
+        current_path TEXT,
+        bytes_done BIGINT NOT NULL DEFAULT 0,
+        bytes_per_second DOUBLE PRECISION NOT NULL DEFAULT 0,
+        jobs_done INTEGER NOT NULL DEFAULT 0,
+        stopped_ms BIGINT
+      );
+      ALTER TABLE ingest_runs ADD COLUMN worker TEXT;
+    `,
+  },
 ];
 
 /** The version a database is at (0 when klvscope never migrated it). */

@@ -74,3 +74,8 @@ export function stagePayloadFrom<T>(row: SqlRow): StagePayloadRow<T> {
     createdMs: numberColumn(row, 'created_ms'),
   };
 }
+
+/** Every payload of a hash, under any key (to copy a file's entry from one catalog to another). */
+export function listStagePayloads(db: Database, hash: string): StagePayloadRow[] {
+  return selectAll(db, 'SELECT * FROM stage_payloads WHERE hash = $hash ORDER BY stage, compatibility_key', { $hash: hash }).map((row) => stagePayloadFrom(row));
+}

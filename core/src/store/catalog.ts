@@ -37,6 +37,8 @@ export interface StageCatalog {
   stagePayloadVersion(hash: string, stage: CachedStage, compatibilityKey: string): Promise<string | undefined>;
   /** The stages cached for a hash under a key, in workflow order. */
   cachedStages(hash: string, compatibilityKey: string): Promise<CachedStage[]>;
+  /** Every payload of a hash, under any key, by stage and key. */
+  listStagePayloads(hash: string): Promise<StagePayloadRow[]>;
   /** Deletes every payload of a hash, under any key; returns how many went. */
   deleteStagePayloads(hash: string): Promise<number>;
 }

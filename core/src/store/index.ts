@@ -40,7 +40,7 @@ export {
   type LiveRowPage,
 } from './live-session-database.js';
 export { putFile, getFile, hasFileOfSize, putFileRecord, getFileRecord, fileFrom, fileRecordFrom, type FileRow, type FileRecordRow } from './catalog-files.js';
-export { putStagePayload, getStagePayload, stagePayloadVersion, cachedStages, deleteStagePayloads, stagePayloadFrom, CACHED_STAGES, type CachedStage, type StagePayloadRow } from './catalog-stages.js';
+export { putStagePayload, getStagePayload, stagePayloadVersion, cachedStages, deleteStagePayloads, stagePayloadFrom, listStagePayloads, CACHED_STAGES, type CachedStage, type StagePayloadRow } from './catalog-stages.js';
 export {
   createIngestRun,
   finishIngestRun,

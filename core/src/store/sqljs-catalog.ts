@@ -13,7 +13,7 @@ import { getFile, getFileRecord, hasFileOfSize, putFile, putFileRecord } from '.
 import { createIngestRun, deleteIngestRun, finishIngestRun, getIngestRun, latestCompletedIngestRun, listIngestRuns, setIngestRunHash } from './catalog-ingest-runs.js';
 import { deleteRuleTemplate, getRuleTemplate, listRuleTemplates, saveRuleTemplate } from './catalog-rule-templates.js';
 import { CATALOG_MIGRATIONS } from './catalog-schema.js';
-import { cachedStages, deleteStagePayloads, getStagePayload, putStagePayload, stagePayloadVersion, type CachedStage } from './catalog-stages.js';
+import { cachedStages, deleteStagePayloads, getStagePayload, listStagePayloads, putStagePayload, stagePayloadVersion, type CachedStage } from './catalog-stages.js';
 import type { Catalog, CatalogInconsistency, CatalogOperations } from './catalog.js';
 import { DatabaseFile } from './database-file.js';
 import { schemaVersionOf } from './schema-migrations.js';
@@ -88,6 +88,7 @@ function catalogOperations(run: RunOperation): CatalogOperations {
     getStagePayload: <T>(hash: string, stage: CachedStage, key: string) => run((db) => getStagePayload<T>(db, hash, stage, key), false),
     stagePayloadVersion: (hash, stage, key) => run((db) => stagePayloadVersion(db, hash, stage, key), false),
     cachedStages: (hash, key) => run((db) => cachedStages(db, hash, key), false),
+    listStagePayloads: (hash) => run((db) => listStagePayloads(db, hash), false),
     deleteStagePayloads: (hash) => run((db) => deleteStagePayloads(db, hash), true),
     createIngestRun: (newRun) => run((db) => createIngestRun(db, newRun), true),
     finishIngestRun: (id, outcome) => run((db) => finishIngestRun(db, id, outcome), true),

@@ -46,3 +46,14 @@ export function startProgress(label: string, total: number, unit: ProgressUnit =
     },
   };
 }
+
+/** A bar over a count of things (a batch's recordings), on a terminal only. */
+export function startCountProgress(label: string, total: number, things: string): Progress {
+  if (!process.stderr.isTTY) return { update: () => undefined, stop: () => undefined };
+  const bar = new cliProgress.SingleBar(
+    { stream: process.stderr, format: `${label} [{bar}] {percentage}% | {value}/{total} ${things} | {eta_formatted} left`, hideCursor: true, clearOnComplete: true },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(total, 0);
+  return { update: (done) => bar.update(done), stop: () => bar.stop() };
+}

@@ -16,6 +16,8 @@ import type { StartOptions } from './start-command.js';
 import type { StreamOptions } from './stream-command.js';
 import type { RelayOptions } from './relay-command.js';
 import type { WatchOptions } from './watch-command.js';
+import type { WorkerOptions } from './worker-command.js';
+import type { EnqueueOptions } from './enqueue-command.js';
 import { APP_VERSION } from '../app-version.js';
 import type { RuleOptions } from './cli-checks.js';
 import { runRulesCheck, runRulesPrint } from './rules-command.js';
@@ -209,6 +211,45 @@ function buildProgram(): Command {
       process.exitCode = await runReplay(file, url, options);
     });
 
+  program
+    .command('worker')
+    .description("a node of the fleet: claim inspection jobs from the fleet's PostgreSQL and run them, until Ctrl+C or SIGTERM (docs/fleet.md)")
+    .option('--catalog <url>', 'the fleet\'s PostgreSQL, postgres://user@host:5432/database (default $KLVSCOPE_CATALOG_URL)')
+    .option('--concurrency <n>', 'jobs at once (default 1)')
+    .option('--path-map <from=to>', 'read a recording queued under FROM at TO instead (repeatable)', collect, [])
+    .option('--work-dir <dir>', 'scratch data folders, one per job (default: a folder under the system temp folder)')
+    .option('--lease-seconds <n>', 'how long a claim holds without a heartbeat before another worker takes the job (default 30)')
+    .option('--profile <name>', 'rule profile: stanag4609 (default) or tr101290')
+    .option('--rules <file>', 'a JSON rule set overriding the profile')
+    .option('--config <file>', 'configuration file (default ./klvscope.config.json when present)')
+    .option('--quiet', 'print nothing per job')
+    .action(async (options: WorkerOptions) => {
+      const { runWorker } = await import('./worker-command.js');
+      await runWorker(options);
+    });
+
+  program
+    .command('enqueue')
+    .description("queue inspections of recordings (files, or folders of them) for the fleet's workers and follow the batch")
+    .argument('<path...>', 'recordings, or folders holding them')
+    .option('--catalog <url>', 'the fleet\'s PostgreSQL (default $KLVSCOPE_CATALOG_URL)')
+    .option('--glob <pattern>', 'which files of a folder: a glob over their path in it (default **/*.{ts,m2ts,mts,trp,tsv})')
+    .option('--no-wait', 'return once queued, without following the batch')
+    .action(async (paths: string[], options: EnqueueOptions) => {
+      const { runEnqueue } = await import('./enqueue-command.js');
+      process.exitCode = await runEnqueue(paths, options);
+    });
+
+  program
+    .command('fleet')
+    .description("the fleet's workers (state, throughput, current job) and its queue")
+    .option('--catalog <url>', 'the fleet\'s PostgreSQL (default $KLVSCOPE_CATALOG_URL)')
+    .option('--json', 'print JSON (what GET /api/v1/fleet answers)')
+    .action(async (options: { catalog?: string; json?: boolean }) => {
+      const { runFleet } = await import('./fleet-command.js');
+      await runFleet(options);
+    });
+
   registerLicenseCommand(program);
 
   return program;
@@ -250,7 +291,7 @@ export async function runCli(argv: string[]): Promise<number> {
 /** Errors about the user's input (files, plugins, rules, the data folder, serve's host, port or key), each with a stable code. */
 function isUserFileError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code.startsWith('ERR_FILE') || code === 'ERR_NOT_A_FILE' || code === 'ERR_GENERATOR_OPTIONS' || code === 'ERR_FAULT_SPEC' || code.startsWith('ERR_PLUGIN') || code.startsWith('ERR_CONFIG') || code.startsWith('ERR_RULES') || code.startsWith('ERR_PROFILE') || code.startsWith('ERR_TEMPLATE') || code === 'ERR_STORE_LOCKED' || code === 'ERR_STORE_SCHEMA_TOO_NEW' || code === 'ERR_NOT_TRANSPORT_STREAM' || isServiceStartError(code));
+  return typeof code === 'string' && (code.startsWith('ERR_FILE') || code === 'ERR_NOT_A_FILE' || code === 'ERR_GENERATOR_OPTIONS' || code === 'ERR_FAULT_SPEC' || code.startsWith('ERR_PLUGIN') || code.startsWith('ERR_CONFIG') || code.startsWith('ERR_RULES') || code.startsWith('ERR_PROFILE') || code.startsWith('ERR_TEMPLATE') || code === 'ERR_STORE_LOCKED' || code === 'ERR_STORE_SCHEMA_TOO_NEW' || code === 'ERR_CATALOG_UNAVAILABLE' || code === 'ERR_NOT_TRANSPORT_STREAM' || isServiceStartError(code));
 }
 
 /** Why `serve` could not start: a host that is not loopback, a port in use, an unusable API key or key file. */

@@ -1,0 +1,144 @@
+/**
+ * The fleet's batch, end to end, run inside a private network namespace
+ * (fleet-batch.test.ts starts it there): a throwaway PostgreSQL listening on
+ * the namespace's veth ends, three `klvscope worker` processes each in a
+ * network namespace of its own reaching it over a veth pair, 30 generated
+ * recordings of mixed sizes with injected faults queued as one batch. Two
+ * workers are killed with SIGKILL mid-job (one early in a read, one late)
+ * and replaced. Then every file's fleet result is compared with the single
+ * node's `klvscope inspect --store` of it. Prints one JSON line: the summary
+ * the test asserts on; exits 1 with the reason when something is off.
+ */
+import assert from 'node:assert/strict';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createGenerator, parseFaultSpec } from '@klvscope/core';
+import { Store } from '@klvscope/core/store';
+import { connectPostgresCatalog, listWorkers, sweepOrphanedRunFiles } from '@klvscope/adapters/postgres';
+import { importFromFleet } from '../../src/fleet/run-import.js';
+import { inspectWithStore } from '../../src/cli/stored-inspection.js';
+import { loadCliChecks } from '../../src/cli/cli-checks.js';
+import { runCli } from '../../src/cli/run-cli.js';
+import { PostgresCluster } from '../../../test-support/postgres-cluster.js';
+import { removeHostLink, startNamespacedHost, type NamespacedHost } from '../../../test-support/namespaced-hosts.js';
+import { inspectionFingerprint } from './inspection-fingerprint.js';
+
+const FAULTS = ['pcr-gap@1.5', 'drop-packet@1', 'klv-checksum@1.2', 'pat-gap@1', 'klv-timestamp-reversal@1.5', 'tei@0.8', 'pts-gap@1.1', 'klv-unknown-tag@0.5', 'duplicate-packet@1.3', 'psi-crc@0.9'];
+const tsx = import.meta.resolve('tsx');
+const LEASE_SECONDS = 4;
+
+const work = mkdtempSync(join(tmpdir(), 'klvscope-fleet-'));
+const recordings = join(work, 'recordings');
+const cluster = await PostgresCluster.start({ listenAddresses: '*' });
+const hosts: NamespacedHost[] = [];
+let nextHost = 1;
+const output: string[] = [];
+
+function startWorker(): NamespacedHost {
+  const index = nextHost++;
+  const url = `postgres://postgres@10.77.${index}.1:${cluster.port}/fleet`;
+  const host = startNamespacedHost(index, process.execPath, [
+    '--conditions=source', '--import', tsx, 'gateway/src/cli/main.ts', 'worker',
+    '--catalog', url, '--lease-seconds', String(LEASE_SECONDS), '--work-dir', join(work, `worker-${index}`),
+  ]);
+  host.process.stdout?.on('data', (text: Buffer) => output.push(`[worker ${index}] ${text.toString()}`));
+  host.process.stderr?.on('data', (text: Buffer) => output.push(`[worker ${index}] ${text.toString()}`));
+  hosts.push(host);
+  return host;
+}
+
+function writeRecording(name: string, seconds: number, bitrate: number, faults: string[], seed: number): string {
+  const stream = createGenerator({ durationSeconds: seconds, bitrate, klv: {}, seed, faults: faults.map((spec) => parseFaultSpec(spec)) });
+  const path = join(recordings, name);
+  const fd = openSync(path, 'w');
+  try {
+    for (const chunk of stream.chunks()) writeSync(fd, chunk);
+  } finally {
+    closeSync(fd);
+  }
+  return path;
+}
+
+try {
+  cluster.createDatabase('fleet');
+  const url = cluster.url('fleet');
+  const catalog = await connectPostgresCatalog(url);
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(recordings);
+  // Mixed sizes: 28 of 0.3 to 6 MB, and two of about 100 MB whose jobs last long enough (over a second) to be killed in.
+  const paths: string[] = [];
+  for (let i = 0; i < 28; i++) paths.push(writeRecording(`r${String(i).padStart(2, '0')}.ts`, 2 + (i % 7) * 2, 1_000_000 + (i % 5) * 1_500_000, [FAULTS[i % FAULTS.length]], i + 1));
+  paths.push(writeRecording('long-a.ts', 50, 16_000_000, ['pcr-gap@10'], 101));
+  paths.push(writeRecording('long-b.ts', 50, 16_000_000, ['klv-checksum@32'], 102));
+
+  const workers = [startWorker(), startWorker(), startWorker()];
+  // The batch, queued as `klvscope enqueue` does (it waits and follows the batch).
+  const enqueued = runCli(['enqueue', recordings, '--catalog', url]);
+
+  // Kill 1: the worker that has long-a.ts, as soon as it starts on it (early in the read).
+  // Kill 2: the worker that has long-b.ts, once it has read a good part of it (late in the read).
+  const kills: { path: string; bytesDoneAtKill: number }[] = [];
+  for (const [target, minBytes] of [['long-a.ts', 0], ['long-b.ts', 30_000_000]] as const) {
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      assert.ok(Date.now() < deadline, `no worker was seen working on ${target}`);
+      const busy = (await listWorkers(catalog.connection)).find((w) => w.stoppedMs === null && w.currentPath?.endsWith(target) && w.bytesDone >= minBytes);
+      const host = busy && hosts.find((h) => h.process.pid === busy.pid && h.process.exitCode === null);
+      if (host && busy) {
+        host.process.kill('SIGKILL');
+        kills.push({ path: target, bytesDoneAtKill: busy.bytesDone });
+        removeHostLink(host.index);
+        startWorker();
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+  const exitCode = await enqueued;
+  assert.equal(exitCode, 0, `klvscope enqueue exited ${exitCode}`);
+
+  // One completed run per content, made by a worker; every queued file listed.
+  const runs = await catalog.connection.query<{ hash: string; n: number; workers: number }>(
+    `SELECT hash, count(*)::int AS n, count(worker)::int AS workers FROM ingest_runs WHERE status = 'completed' GROUP BY hash`,
+  );
+  assert.equal(runs.length, paths.length, 'one content per recording');
+  for (const run of runs) assert.equal(run.n, 1, `content ${run.hash} has ${run.n} completed runs`);
+  // The killed jobs ran again elsewhere; the runs their dead workers had begun left nothing behind.
+  const swept = await sweepOrphanedRunFiles(catalog.connection, Date.now());
+  const inconsistencies = await catalog.checkConsistency();
+
+  // Every file: the fleet's result (copied into a fresh data folder) equals the single node's.
+  const checks = await loadCliChecks({});
+  let compared = 0;
+  for (const path of paths) {
+    const single = await inspectWithStore(path, join(work, 'single', `${compared}`), Promise.resolve(checks));
+    const record = await catalog.getFileRecord(path);
+    assert.equal(record?.hash, single.result.fileHash, `${path}: the fleet recorded another content`);
+    const store = await Store.open({ dataDir: join(work, 'from-fleet', `${compared}`) });
+    const fromSingle = await Store.open({ dataDir: single.dataDir });
+    try {
+      assert.ok(await importFromFleet(store, catalog.connection, single.result.fileHash, path));
+      const keys = { parseKey: single.result.key.parseKey, checkKey: single.result.key.checkKey };
+      const fleetPrint = await inspectionFingerprint(store, single.result.fileHash, keys);
+      const singlePrint = await inspectionFingerprint(fromSingle, single.result.fileHash, keys);
+      assert.deepEqual(fleetPrint, singlePrint, `${path}: the fleet's inspection differs from the single node's`);
+    } finally {
+      await store.close();
+      await fromSingle.close();
+    }
+    compared++;
+  }
+  const workersSeen = await listWorkers(catalog.connection);
+  const jobsPerWorker = workersSeen.map((w) => w.jobsDone);
+  await catalog.close();
+  console.log(JSON.stringify({ recordings: paths.length, compared, kills, swept: swept.length, inconsistencies, workers: workersSeen.length, jobsPerWorker, firstWorkers: workers.length }));
+} catch (error) {
+  console.error(output.join(''));
+  console.error(error);
+  process.exitCode = 1;
+} finally {
+  for (const host of hosts) host.process.kill('SIGKILL');
+  cluster.remove();
+  rmSync(work, { recursive: true, force: true });
+}

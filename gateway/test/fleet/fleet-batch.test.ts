@@ -1,0 +1,38 @@
+import { expect } from 'chai';
+import { privateNetworkUnavailableReason, runInPrivateNetwork } from '../../../test-support/private-network.js';
+import { requirePostgres } from '../../../test-support/postgres-cluster.js';
+
+describe('the fleet inspecting a batch on three workers', function () {
+  this.timeout(300_000);
+
+  before(function () {
+    requirePostgres(this);
+    const reason = privateNetworkUnavailableReason() ?? (process.getuid?.() === 0 ? null : 'the workers\' network namespaces and veth pairs need root');
+    if (reason !== null) {
+      if (process.env.CI === 'true') throw new Error(`the fleet test needs network namespaces under CI: ${reason}`);
+      this.skip();
+    }
+  });
+
+  it('inspects 30 recordings as the single node does, through two workers killed mid-job, with one run per content and nothing orphaned', async function () {
+    const run = await runInPrivateNetwork('gateway/test/fleet/fleet-batch-scenario.ts', [], { timeoutMs: 280_000 });
+    expect(run.timedOut, 'the scenario timed out').to.equal(false);
+    expect(run.exitCode, run.stderr.slice(-4000)).to.equal(0);
+    const summary = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as {
+      recordings: number;
+      compared: number;
+      kills: { path: string; bytesDoneAtKill: number }[];
+      inconsistencies: unknown[];
+      swept: number;
+      workers: number;
+    };
+    expect(summary.recordings).to.equal(30);
+    expect(summary.compared).to.equal(30);
+    expect(summary.kills.map((kill) => kill.path)).to.deep.equal(['long-a.ts', 'long-b.ts']);
+    // Killed at different points: early in one read, late in the other.
+    expect(summary.kills[1].bytesDoneAtKill).to.be.greaterThan(summary.kills[0].bytesDoneAtKill);
+    expect(summary.inconsistencies).to.deep.equal([]);
+    expect(summary.swept).to.equal(0);
+    expect(summary.workers).to.equal(5);
+  });
+});
