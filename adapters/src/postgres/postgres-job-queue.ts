@@ -24,6 +24,10 @@ export interface InspectionJobData {
   path: string;
   /** The batch it belongs to (POST /automation/batch, `klvscope enqueue`), if any. */
   batch?: string;
+  /** The ids of the checks to run (the enqueuing service's enabled checks); default: the worker's own. */
+  checks?: string[];
+  /** Their rule slices by check id; default: the worker's own rules. */
+  rules?: Readonly<Record<string, unknown>>;
 }
 
 export interface InspectionJob {

@@ -65,6 +65,8 @@ function buildProgram(): Command {
     .option('--port <n>', 'port (default $KLVSCOPE_PORT or 38180; 0 picks a free one)')
     .option('--host <host>', 'loopback address: 127.0.0.1 (default, with ::1 where available), another 127.x.x.x, ::1 or localhost')
     .option('--config <file>', 'configuration file naming extra check modules (default ./klvscope.config.json when present)')
+    .option('--catalog <url>', "a fleet's PostgreSQL, postgres://user@host:5432/database: inspections run on its workers (default $KLVSCOPE_CATALOG_URL; docs/fleet.md)")
+    .option('--worker', 'with --catalog: run a worker in this process too')
     .action(async (options: ServeOptions) => {
       // Loaded on demand: the server's modules cost the other commands nothing at start-up.
       const { runServe } = await import('./serve-command.js');
@@ -114,6 +116,7 @@ function buildProgram(): Command {
     .option('--relay-port <n>', 'channel relay port (default $KLVSCOPE_RELAY_PORT or 5173)')
     .option('--source <url>', "the streaming module's source (default: the built-in demo)")
     .option('--config <file>', 'configuration file naming extra check modules (default ./klvscope.config.json when present)')
+    .option('--catalog <url>', "a fleet's PostgreSQL: the inspection service's inspections run on its workers (default $KLVSCOPE_CATALOG_URL; docs/fleet.md)")
     .action(async (options: StartOptions) => {
       const { runStart } = await import('./start-command.js');
       await runStart(options);

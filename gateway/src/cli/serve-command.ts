@@ -10,7 +10,10 @@ import { startInspectionServer, type RunningInspectionServer } from '../inspecti
 import { DEFAULT_PORT, PORT_ENV } from '../inspection/service-address.js';
 import { loadConfiguredChecks } from './cli-checks.js';
 import { portOption } from './port-option.js';
-import { untilStopped } from './until-stopped.js';
+import { untilStopped, type StoppableService } from './until-stopped.js';
+import { catalogUrlOption } from './catalog-url.js';
+import { UsageError } from './usage-error.js';
+import { join } from 'node:path';
 
 export interface ServeOptions {
   dataDir?: string;
@@ -18,6 +21,10 @@ export interface ServeOptions {
   host?: string;
   /** The configuration file naming extra check modules (default ./klvscope.config.json when present). */
   config?: string;
+  /** The fleet's PostgreSQL (docs/fleet.md); default $KLVSCOPE_CATALOG_URL, else none. */
+  catalog?: string;
+  /** With a fleet: run a worker in this process too. */
+  worker?: boolean;
 }
 
 export async function runServe(options: ServeOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -25,9 +32,18 @@ export async function runServe(options: ServeOptions, env: NodeJS.ProcessEnv = p
   const dataDir = options.dataDir ?? defaultDataDir(env);
   // The configured check modules join the built-in checks, as for `inspect`.
   const { checks } = await loadConfiguredChecks(options.config);
-  const server = await startInspectionServer({ dataDir, host: options.host, port, env, checks });
+  const catalogUrl = catalogUrlOption(options.catalog, env);
+  if (options.worker && catalogUrl === undefined) throw new UsageError('--worker runs a worker of a fleet: it needs --catalog postgres://… (or KLVSCOPE_CATALOG_URL)');
+  const server = await startInspectionServer({ dataDir, host: options.host, port, env, checks, catalogUrl });
+  const services: StoppableService[] = [server];
+  if (options.worker && catalogUrl !== undefined) {
+    const { FleetWorker } = await import('../fleet/fleet-worker.js');
+    const worker = await FleetWorker.start({ catalogUrl, workDir: join(server.dataDir, 'worker'), checks: { checks: [...checks], rules: {} } });
+    // Stopped before the server, so its jobs in progress are published first.
+    services.unshift({ close: () => worker.stop() });
+  }
   // Signals are handled before the banner tells anyone the service runs.
-  const stopped = untilStopped([server], 'the inspection service');
+  const stopped = untilStopped(services, 'the inspection service');
   process.stdout.write(banner(server));
   await stopped;
   process.stdout.write('klvscope: stopped\n');
@@ -41,6 +57,7 @@ function banner(server: RunningInspectionServer): string {
     `  API key    ${key}  (send it in the X-API-Key header)`,
     `  dashboard  ${server.signInUrl}`,
     `  data       ${server.dataDir}`,
+    ...(server.fleet === null ? [] : [`  fleet      ${server.fleet}  (inspections run on its workers)`]),
     '  Ctrl+C stops it.',
     '',
   ].join('\n');

@@ -5,6 +5,7 @@
  * Prints their URLs; SIGINT or SIGTERM stops them all. The streaming module's
  * `exit` command ends that module only; the others run on until a signal.
  */
+import { catalogUrlOption } from './catalog-url.js';
 import { defaultDataDir } from '@klvscope/core/store';
 import { startInspectionServer } from '../inspection/inspection-server.js';
 import { DEFAULT_PORT, PORT_ENV } from '../inspection/service-address.js';
@@ -19,6 +20,8 @@ import { streamBanner, streamConfigOptions, type StreamOptions } from './stream-
 import { untilStopped } from './until-stopped.js';
 
 export interface StartOptions extends StreamOptions {
+  /** The fleet's PostgreSQL (docs/fleet.md); default $KLVSCOPE_CATALOG_URL, else none. */
+  catalog?: string;
   streamPort?: string;
   relayPort?: string;
   config?: string;
@@ -27,7 +30,8 @@ export interface StartOptions extends StreamOptions {
 export async function runStart(options: StartOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const dataDir = options.dataDir ?? defaultDataDir(env);
   const { checks } = await loadConfiguredChecks(options.config);
-  const inspection = await startInspectionServer({ dataDir, port: portOption(options.port, env[PORT_ENV], DEFAULT_PORT, PORT_ENV), env, checks });
+  const catalogUrl = catalogUrlOption(options.catalog, env);
+  const inspection = await startInspectionServer({ dataDir, port: portOption(options.port, env[PORT_ENV], DEFAULT_PORT, PORT_ENV), env, checks, catalogUrl });
   let streaming;
   let relay;
   try {

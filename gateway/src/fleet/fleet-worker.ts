@@ -23,6 +23,7 @@ import {
   type JobQueueOptions,
   type PostgresConnection,
 } from '@klvscope/adapters/postgres';
+import type { AnyCheck } from '@klvscope/core';
 import type { Catalog } from '@klvscope/core/store';
 import { putFileRecord, Store } from '@klvscope/core/store';
 import { FileWorkflow } from '@klvscope/core/workflow';
@@ -40,7 +41,8 @@ export interface FleetWorkerOptions extends JobQueueOptions {
   pathMappings?: readonly PathMapping[];
   /** Where the scratch data folders go (one per job, removed after it). */
   workDir: string;
-  checks: CliChecks;
+  /** The checks and rules of a job that names none (a job from a service names its own). */
+  checks: Pick<CliChecks, 'checks' | 'rules'>;
   /** How long to wait between claims when the queue is empty (default 500 ms). */
   pollMs?: number;
   log?: (line: string) => void;
@@ -129,7 +131,7 @@ export class FleetWorker {
     const dataDir = join(this.options.workDir, `job-${job.id}`);
     let outcome: { output: InspectionJobOutput } | { error: string };
     try {
-      outcome = { output: await this.inspect(job.data.path, localPath, dataDir, (bytes) => (active.bytesDone = bytes)) };
+      outcome = { output: await this.inspect(job, localPath, dataDir, (bytes) => (active.bytesDone = bytes)) };
     } catch (error) {
       outcome = { error: error instanceof Error ? error.message : String(error) };
     } finally {
@@ -143,11 +145,23 @@ export class FleetWorker {
     this.log(`job ${job.id}: ${'output' in outcome ? `${outcome.output.verdict}, run ${outcome.output.runId}` : `failed: ${outcome.error}`}`);
   }
 
-  private async inspect(path: string, localPath: string, dataDir: string, onBytes: (done: number) => void): Promise<InspectionJobOutput> {
+  /** The checks the job names with its rules (an enqueuing service's), else this worker's own. */
+  private checksOf(job: InspectionJob): { checks: readonly AnyCheck[]; rules: Readonly<Record<string, unknown>> } {
+    const { checks: ids, rules } = job.data;
+    if (ids === undefined) return this.options.checks;
+    const loaded = new Map(this.options.checks.checks.map((check) => [check.id, check]));
+    const missing = ids.filter((id) => !loaded.has(id));
+    if (missing.length > 0) throw new Error(`this worker has no check ${missing.join(', ')}: give it the same check modules as the service (--config)`);
+    return { checks: ids.map((id) => loaded.get(id) as AnyCheck), rules: rules ?? {} };
+  }
+
+  private async inspect(job: InspectionJob, localPath: string, dataDir: string, onBytes: (done: number) => void): Promise<InspectionJobOutput> {
+    const path = job.data.path;
     const store = await Store.open({ dataDir });
     try {
       await this.reuseFromFleet(store, path, localPath);
-      const workflow = new FileWorkflow({ store, files: fileSources, checks: this.options.checks.checks, rules: this.options.checks.rules });
+      const { checks, rules } = this.checksOf(job);
+      const workflow = new FileWorkflow({ store, files: fileSources, checks, rules });
       let readBefore = 0;
       let phaseDone = 0;
       const result = await workflow.inspect(localPath, {

@@ -31,6 +31,7 @@ export const ERROR_STATUS: Readonly<Record<string, ErrorStatus>> = Object.freeze
   ERR_SESSION_NOT_FOUND: 404,
   ERR_DATASET_UNKNOWN: 404,
   ERR_TEMPLATE_NOT_FOUND: 404,
+  ERR_FLEET_JOB_NOT_FOUND: 404,
   ERR_SOURCE_NOT_FOUND: 404,
   ERR_CHECK_NOT_FOUND: 404,
   ERR_STORE_NOT_FOUND: 404,
@@ -53,6 +54,8 @@ export const ERROR_STATUS: Readonly<Record<string, ErrorStatus>> = Object.freeze
   ERR_STAGE_NOT_READY: 409,
   ERR_INGEST_RUN_NOT_COMPLETED: 409,
   ERR_TEMPLATE_EXISTS: 409,
+  ERR_FLEET_DISABLED: 409,
+  ERR_FLEET_JOB_ABANDONED: 409,
   ERR_RECORDER_DISABLED: 409,
   // 413: over the body limit.
   ERR_BODY_TOO_LARGE: 413,
@@ -69,6 +72,7 @@ export const ERROR_STATUS: Readonly<Record<string, ErrorStatus>> = Object.freeze
   ERR_SOCKET: 422,
   ERR_SERIAL_OPEN_FAILED: 422,
   ERR_PLAYBACK_TRANSCODE_FAILED: 422,
+  ERR_FLEET_JOB_FAILED: 422,
   // 500: ours, never the client's; the body says ERR_INTERNAL only.
   ERR_INTERNAL: 500,
   // 503: shutting down (a request that arrives on an open connection during close).

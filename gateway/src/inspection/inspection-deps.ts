@@ -22,6 +22,7 @@ import type { ApiKeySource } from '../http/api-key.js';
 import { fileSources } from './file-sources.js';
 import { InspectionRules } from './inspection-rules.js';
 import { PlaybackTokens } from './playback-tokens.js';
+import type { FleetLink } from '../fleet/fleet-link.js';
 import { PlaybackTranscodes } from './playback-transcode.js';
 import { InspectionSettings, type Settings } from './inspection-settings.js';
 
@@ -57,6 +58,8 @@ export interface InspectionDeps {
   readonly playbackTranscodes: PlaybackTranscodes;
   /** The live sessions (UDP, multicast, serial; one active at a time). */
   readonly live: LiveSessions;
+  /** The fleet (`--catalog postgres://…`): inspections run on its workers; null on a single node. */
+  readonly fleet: FleetLink | null;
 }
 
 export interface InspectionDepsInput {
@@ -72,6 +75,8 @@ export interface InspectionDepsInput {
   licencePublicKey?: string;
   /** Opens a live source URL; default the adapters' (UDP, multicast, serial). */
   openLiveSource?: (url: string) => Promise<LiveSource>;
+  /** The fleet's link, connected by the server (closed with the deps). */
+  fleet?: FleetLink | null;
 }
 
 export async function createInspectionDeps(input: InspectionDepsInput): Promise<InspectionDeps> {
@@ -100,6 +105,7 @@ export async function createInspectionDeps(input: InspectionDepsInput): Promise<
     playback: new PlaybackTokens(() => settings.current().playback.tokenTtlSeconds * 1000, clock),
     playbackTranscodes: new PlaybackTranscodes(join(input.store.dataDir, 'playback-cache'), locateFfmpeg, input.log),
     live,
+    fleet: input.fleet ?? null,
     licence: await LicenceState.open({ dataDir: input.store.dataDir, publicKey: input.licencePublicKey, clock: { nowMs: clock } }),
   };
 }
@@ -112,6 +118,7 @@ export async function closeInspectionDeps(deps: InspectionDeps): Promise<void> {
   await deps.live.close();
   // A transcode in progress is killed and its half-written file removed.
   await deps.playbackTranscodes.close();
+  await deps.fleet?.close();
 }
 
 function locateFfmpeg(): { path: string } | { missing: string } {

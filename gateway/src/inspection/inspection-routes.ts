@@ -16,5 +16,6 @@ import { sessionRoutes } from './routes/session-routes.js';
 import { settingsRoutes } from './routes/settings-routes.js';
 import { systemRoutes } from './routes/system-routes.js';
 import { validationRulesRoutes } from './routes/validation-rules-routes.js';
+import { fleetRoutes } from './routes/fleet-routes.js';
 
-export const INSPECTION_ROUTE_MODULES: readonly RouteModule[] = [systemRoutes, authRoutes, licenceRoutes, settingsRoutes, validationRulesRoutes, fileBrowseRoutes, recentSourcesRoutes, sessionRoutes, playbackRoutes, analysisRoutes, jobRoutes, detailRoutes, archiveRoutes, automationRoutes, datasetRoutes, openApiRoutes];
+export const INSPECTION_ROUTE_MODULES: readonly RouteModule[] = [systemRoutes, authRoutes, licenceRoutes, settingsRoutes, validationRulesRoutes, fileBrowseRoutes, recentSourcesRoutes, sessionRoutes, playbackRoutes, analysisRoutes, jobRoutes, detailRoutes, archiveRoutes, automationRoutes, fleetRoutes, datasetRoutes, openApiRoutes];

@@ -5,6 +5,7 @@
  * startInspectionServer refuses a host that is not loopback, then listens
  * (on 127.0.0.1 and, where the system has it, ::1 too).
  */
+import { installFleetCopies } from './fleet-copies.js';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { join } from 'node:path';
@@ -64,6 +65,8 @@ export interface InspectionServerOptions {
   licencePublicKey?: string;
   /** Opens a live source URL (default: the adapters' UDP, multicast and serial sources). */
   openLiveSource?: (url: string) => Promise<LiveSource>;
+  /** The fleet's PostgreSQL (`--catalog`): inspections run on its workers, the data folder caches their results (docs/fleet.md). */
+  catalogUrl?: string;
 }
 
 export interface InspectionListenOptions extends InspectionServerOptions {
@@ -84,6 +87,8 @@ export interface RunningInspectionServer {
   apiKey: ApiKeyInfo;
   /** The dashboard with the key in the fragment (`http://127.0.0.1:38180/#key=KEY`): what `serve` prints for a person to open. */
   signInUrl: string;
+  /** Where the fleet's PostgreSQL is (host:port/database), or null on a single node. */
+  fleet: string | null;
   /** Stops accepting, lets requests in flight finish, stops the services, closes the store if the server opened it. */
   close(): Promise<void>;
 }
@@ -125,7 +130,9 @@ export async function createInspectionServer(options: InspectionServerOptions = 
         return createServer(handler);
       },
     });
-    const deps = await createInspectionDeps({ openLiveSource: options.openLiveSource, checks: options.checks, licencePublicKey: options.licencePublicKey, store, apiKey: { source: apiKey.source, filePath: apiKey.filePath, created: apiKey.created }, appVersion: APP_VERSION, log: serviceLogger(app.log), defaultSettings: options.defaultSettings ?? (await settingsWithRecordings(store.dataDir)) });
+    // Loaded only for a fleet: a single node never loads the PostgreSQL client.
+    const fleet = options.catalogUrl === undefined ? null : await (await import('../fleet/fleet-link.js')).FleetLink.connect(options.catalogUrl);
+    const deps = await createInspectionDeps({ fleet, openLiveSource: options.openLiveSource, checks: options.checks, licencePublicKey: options.licencePublicKey, store, apiKey: { source: apiKey.source, filePath: apiKey.filePath, created: apiKey.created }, appVersion: APP_VERSION, log: serviceLogger(app.log), defaultSettings: options.defaultSettings ?? (await settingsWithRecordings(store.dataDir)) });
     const routes = [...INSPECTION_ROUTE_MODULES, ...(options.routes ?? [])].flatMap((module) => module(deps));
     const liveChannel = createLiveChannel(deps.live, apiKey.value);
     liveChannel.attach(app.server);
@@ -146,6 +153,7 @@ export async function createInspectionServer(options: InspectionServerOptions = 
     // RFC 7396 bodies (PATCH /config) are JSON under their own media type.
     app.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
 
+    installFleetCopies(app, deps);
     registerRoutes(app, routes);
     installDashboardPages(app, await webAppFiles('dashboard'));
 
@@ -211,7 +219,7 @@ export async function startInspectionServer(options: InspectionListenOptions = {
   const origins = hosts.map((h) => serviceUrl(h, port));
   const urls = origins.map((origin) => `${origin}${API_PREFIX}`);
   const signInUrl = dashboardSignInUrl(origins[0], runtime.apiKeyValue);
-  return { app, url: urls[0], urls, port, dataDir: runtime.deps.store.dataDir, apiKey: runtime.deps.apiKey, signInUrl, close: () => app.close() };
+  return { app, url: urls[0], urls, port, dataDir: runtime.deps.store.dataDir, apiKey: runtime.deps.apiKey, signInUrl, fleet: runtime.deps.fleet?.connection.where ?? null, close: () => app.close() };
 }
 
 /** A second listener with the same handler; null when it cannot bind (a failure to add ::1 is not an error). */

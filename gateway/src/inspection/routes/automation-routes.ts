@@ -11,6 +11,7 @@
  * "cached" only when the workflow would reuse it now (under the current
  * compatibility key, its run still completed).
  */
+import { inspectOnFleet } from '../fleet-inspection.js';
 import {
   getFile,
   getFileRecord,
@@ -129,6 +130,7 @@ async function inspectInSession(deps: InspectionDeps, path: string): Promise<Wor
     await openReplacingActive(deps, path, { ...options, deferNewContent: true });
     return deps.fileSessions.runToReport(options);
   };
+  await inspectOnFleet(deps, path);
   const workflow = deps.rules.workflow();
   const { hash } = await workflow.identify(path, { deferNewContent: true });
   if (workflow.firstStageToRun(hash) === 'report') return work({});

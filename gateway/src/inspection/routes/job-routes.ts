@@ -29,6 +29,7 @@ import type { InspectionDeps } from '../inspection-deps.js';
 import { defineRoute, type InspectionRoute, type RouteModule } from '../../http/service-route.js';
 import { filePathBodySchema, requestedFile } from '../requested-file.js';
 import { fileAnalysisOf } from './analysis-routes.js';
+import { inspectOnFleet } from '../fleet-inspection.js';
 
 export const jobViewSchema = z.object({
   id: z.string(),
@@ -82,6 +83,7 @@ const JOB_PATHS: readonly JobPath[] = [
 function jobWork(deps: InspectionDeps, kind: JobKind, path: string): JobWork<unknown> {
   const workflow = deps.rules.workflow();
   return async (context) => {
+    await inspectOnFleet(deps, path, context.signal);
     const options = stageOptionsOf(context);
     if (kind === 'analysis') return fileAnalysisOf(await runStagesUpTo(workflow, path, 'analyze', options));
     if (kind === 'ingest') {
