@@ -58,7 +58,7 @@ export class FleetLink {
     }
     const data: InspectionJobData = { path, checks: selection.checks, rules: selection.rules };
     const [jobId] = await this.queue.enqueue([data]);
-    const output = await this.waitFor(jobId as string, signal);
+    const output = await this.waitFor(jobId, signal);
     await importFromFleet(store, this.connection, output.hash, path);
   }
 

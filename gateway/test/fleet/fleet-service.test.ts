@@ -64,7 +64,7 @@ describe('the inspection service with a fleet (serve --catalog)', function () {
     const body = fleet.json as { workers: { id: string; state: string; jobsDone: number; pid: number }[]; queue: Record<string, number> };
     expect(body.workers).to.have.length(1);
     expect(body.workers[0]).to.include({ id: worker!.id, pid: process.pid, jobsDone: 4 });
-    expect(['idle', 'working']).to.include(body.workers[0]!.state);
+    expect(['idle', 'working']).to.include(body.workers[0].state);
     expect(body.queue.completed).to.equal(4);
   });
 
@@ -83,7 +83,7 @@ describe('the inspection service with a fleet (serve --catalog)', function () {
     const runId = (latest.json as { id: string }).id;
     const pcr = await server.call(`/automation/ingest-runs/${runId}/mpegts/pcr-values?format=ndjson`);
     expect(pcr.status, pcr.text.slice(0, 300)).to.equal(200);
-    expect(pcr.text.trim().split('\n')).to.have.length(single.result.ingest.counts.pcr as number);
+    expect(pcr.text.trim().split('\n')).to.have.length(single.result.ingest.counts.pcr);
   });
 
   it('inspects a file through POST /automation/file-session/inspect on the worker, with the report a single node makes', async function () {
@@ -92,12 +92,12 @@ describe('the inspection service with a fleet (serve --catalog)', function () {
     const answer = await server.call('/automation/file-session/inspect', { method: 'POST', body: { filePath: path } });
     expect(answer.status, answer.text).to.equal(200);
     // The worker's count moves with its next heartbeat (one a second).
-    let jobsDone = before.workers[0]!.jobsDone;
-    for (let beats = 0; beats < 30 && jobsDone === before.workers[0]!.jobsDone; beats++) {
+    let jobsDone = before.workers[0].jobsDone;
+    for (let beats = 0; beats < 30 && jobsDone === before.workers[0].jobsDone; beats++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      jobsDone = ((await server.call('/fleet')).json as { workers: { jobsDone: number }[] }).workers[0]!.jobsDone;
+      jobsDone = ((await server.call('/fleet')).json as { workers: { jobsDone: number }[] }).workers[0].jobsDone;
     }
-    expect(jobsDone).to.equal(before.workers[0]!.jobsDone + 1);
+    expect(jobsDone).to.equal(before.workers[0].jobsDone + 1);
     const single = await inspectWithStore(path, join(root, '..', `${root.split('/').at(-1)}-single2`), loadCliChecks({}));
     const report = (answer.json as { report: { verdict: string; checks: { checkId: string; status: string }[] } }).report;
     expect(report.verdict).to.equal(single.result.report.verdict);
