@@ -19,6 +19,7 @@ import {
   isCatalogUnavailable,
   registerWorker,
   stopWorker,
+  sweepOrphanedRunFiles,
   type InspectionJob,
   type JobQueueOptions,
   type PostgresConnection,
@@ -74,6 +75,7 @@ export class FleetWorker {
   #heartbeat: NodeJS.Timeout | undefined;
   /** Recent (time, bytes done) samples for the throughput the heartbeat reports. */
   #samples: { ms: number; bytes: number }[] = [];
+  #beats = 0;
 
   private constructor(
     private readonly options: FleetWorkerOptions,
@@ -201,6 +203,8 @@ export class FleetWorker {
     const current = [...this.#active.entries()][0];
     try {
       await this.queue.renewLease([...this.#active.keys()]);
+      // Now and then, the files of runs a dead worker began storing and never listed (three leases old: no live worker is still storing them).
+      if (this.#beats++ % SWEEP_EVERY_BEATS === 0) await sweepOrphanedRunFiles(this.catalog.connection, now - 3 * this.queue.leaseSeconds * 1000);
       await beatWorker(this.catalog.connection, this.id, {
         heartbeatMs: now,
         currentJob: current?.[0] ?? null,
@@ -219,6 +223,9 @@ export class FleetWorker {
     this.options.log?.(line);
   }
 }
+
+/** Heartbeats between two sweeps of orphaned run files. */
+const SWEEP_EVERY_BEATS = 60;
 
 /** Runs `action` until it succeeds, waiting a second after each failure where the catalog cannot be reached; other errors are thrown. */
 async function untilDone<T>(action: () => Promise<T>, givingUp: () => boolean): Promise<T> {
