@@ -5,4 +5,4 @@ export { migratePostgres, postgresSchemaVersion, POSTGRES_CATALOG_MIGRATIONS, ty
 export { catalogError, isCatalogUnavailable } from './postgres-unavailable.js';
 export { InspectionJobQueue, INSPECTION_QUEUE, type InspectionJob, type InspectionJobData, type JobQueueOptions, type QueueCounts, type QueueState, type FailedJob } from './postgres-job-queue.js';
 export { putRunFile, getRunFile, listRunFiles, deleteRunFiles, sweepOrphanedRunFiles, runFileBytes, type RunFile } from './postgres-run-parts.js';
-export { registerWorker, beatWorker, stopWorker, listWorkers, setRunWorker, runWorker, type FleetWorkerRow, type WorkerBeat } from './postgres-fleet-workers.js';
+export { registerWorker, beatWorker, stopWorker, listWorkers, setRunWorker, runWorker, workersByHash, type FleetWorkerRow, type WorkerBeat } from './postgres-fleet-workers.js';

@@ -72,3 +72,11 @@ export async function runWorker(db: SqlRunner, runId: string): Promise<string | 
   const [row] = await db.query<{ worker: string | null }>('SELECT worker FROM ingest_runs WHERE id = $1', [runId]);
   return row?.worker ?? null;
 }
+
+/** The worker of each content's newest completed run (files inspected by a worker). */
+export async function workersByHash(db: SqlRunner): Promise<Map<string, string>> {
+  const rows = await db.query<{ hash: string; worker: string }>(
+    `SELECT DISTINCT ON (hash) hash, worker FROM ingest_runs WHERE status = 'completed' AND worker IS NOT NULL ORDER BY hash, started_ms DESC, seq DESC`,
+  );
+  return new Map(rows.map((row) => [row.hash, row.worker]));
+}

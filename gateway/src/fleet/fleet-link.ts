@@ -12,9 +12,12 @@ import {
   connectPostgresCatalog,
   InspectionJobQueue,
   type InspectionJobData,
+  workersByHash,
+  deleteRunFiles,
+  postgresCatalogOperations,
   type PostgresConnection,
 } from '@klvscope/adapters/postgres';
-import { getFile, getIngestRun, type Catalog, type Store } from '@klvscope/core/store';
+import { getFile, getIngestRun, type ArchiveEntry, type Catalog, type Store } from '@klvscope/core/store';
 import { fleetStatus, type FleetStatus } from './fleet-status.js';
 import { importFromFleet } from './run-import.js';
 import { FleetError } from './fleet-error.js';
@@ -78,6 +81,30 @@ export class FleetLink {
     if (getIngestRun(store.catalog.db, runId) !== undefined) return true;
     const run = await this.catalog.getIngestRun(runId);
     return run !== undefined && run.status === 'completed' && (await importFromFleet(store, this.connection, run.hash));
+  }
+
+  /** The fleet's archive, each entry with the worker of its newest run. */
+  async archiveEntries(): Promise<(ArchiveEntry & { worker: string | null })[]> {
+    const [entries, workers] = await Promise.all([this.catalog.listArchiveEntries(), workersByHash(this.connection)]);
+    return entries.map((entry) => ({ ...entry, worker: workers.get(entry.hash) ?? null }));
+  }
+
+  /** Deletes the entries of these hashes from the fleet: payloads, ingest runs and their files; answers the hashes that had any. */
+  async deleteEntries(hashes: readonly string[]): Promise<string[]> {
+    const deleted: string[] = [];
+    for (const hash of hashes) {
+      const had = await this.connection.transaction(async (db) => {
+        const catalog = postgresCatalogOperations(db);
+        const runs = await catalog.listIngestRuns(hash);
+        for (const run of runs) {
+          await deleteRunFiles(db, run.id);
+          await catalog.deleteIngestRun(run.id);
+        }
+        return (await catalog.deleteStagePayloads(hash)) > 0 || runs.length > 0;
+      });
+      if (had) deleted.push(hash);
+    }
+    return deleted;
   }
 
   status(): Promise<FleetStatus> {

@@ -15,6 +15,7 @@ import { FilesPage } from './pages/files-page.js';
 import { LivePage } from './pages/live-page.js';
 import { ReportPage } from './pages/report-page.js';
 import { RulesPage } from './pages/rules-page.js';
+import { FleetPage } from './pages/fleet-page.js';
 
 type Gate = { state: 'checking' } | { state: 'signed-out'; problem: string | null } | { state: 'signed-in'; api: ApiClient };
 
@@ -99,6 +100,7 @@ export function DashboardApp() {
         <a href="#/files" class={route.page === 'files' || route.page === 'report' || route.page === 'check' ? 'active' : ''}>Files</a>
         <a href="#/live" class={route.page === 'live' ? 'active' : ''}>Live</a>
         <a href="#/rules" class={route.page === 'rules' ? 'active' : ''}>Rules</a>
+        <a href="#/fleet" class={route.page === 'fleet' ? 'active' : ''}>Fleet</a>
         <a href="/api/v1/openapi.json" target="_blank" rel="noreferrer">API</a>
         <button type="button" class="sign-out" onClick={() => signOut(null)}>
           Sign out
@@ -123,5 +125,7 @@ function CurrentPage({ api, route, navigate }: PageProps) {
       return <LivePage api={api} route={route} navigate={navigate} />;
     case 'rules':
       return <RulesPage api={api} route={route} navigate={navigate} />;
+    case 'fleet':
+      return <FleetPage api={api} route={route} navigate={navigate} />;
   }
 }

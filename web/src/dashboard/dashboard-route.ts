@@ -11,7 +11,8 @@ export type DashboardRoute =
   | { page: 'report'; filePath: string }
   | { page: 'check'; filePath: string; checkId: string }
   | { page: 'live' }
-  | { page: 'rules' };
+  | { page: 'rules' }
+  | { page: 'fleet' };
 
 export function parseRoute(hash: string): DashboardRoute {
   const [path, search = ''] = hash.replace(/^#\/?/, '').split('?', 2);
@@ -22,6 +23,7 @@ export function parseRoute(hash: string): DashboardRoute {
   if (path === 'check' && filePath !== null && checkId !== null) return { page: 'check', filePath, checkId };
   if (path === 'live') return { page: 'live' };
   if (path === 'rules') return { page: 'rules' };
+  if (path === 'fleet') return { page: 'fleet' };
   return { page: 'files' };
 }
 
@@ -37,5 +39,7 @@ export function routeHash(route: DashboardRoute): string {
       return '#/live';
     case 'rules':
       return '#/rules';
+    case 'fleet':
+      return '#/fleet';
   }
 }

@@ -38,9 +38,9 @@ export const archiveRoutes: RouteModule = (deps) => [
   defineRoute({
     method: 'GET',
     path: '/analysis/archive',
-    summary: 'lists cached analysis archive entries, most recently updated first',
+    summary: "lists cached analysis archive entries, most recently updated first (with a fleet: the fleet's, each with the worker that inspected it)",
     schemas: {},
-    handle: (): { entries: ArchiveEntry[] } => ({ entries: listArchive(deps.store) }),
+    handle: async (): Promise<{ entries: (ArchiveEntry & { worker?: string | null })[] }> => ({ entries: deps.fleet === null ? listArchive(deps.store) : await deps.fleet.archiveEntries() }),
   }),
   defineRoute({
     method: 'POST',
@@ -66,7 +66,10 @@ export const archiveRoutes: RouteModule = (deps) => [
     summary: 'deletes the entries of these file hashes with their ingest runs; answers the hashes that had anything stored',
     schemas: { body: deleteBody },
     handle: async ({ body }): Promise<{ deleted: string[] }> => {
-      const deleted = await deleteFromArchive(deps.store, body.hashes);
+      // A fleet's entries go from the fleet too, else the next listing would show them again.
+      const fromFleet = deps.fleet === null ? [] : await deps.fleet.deleteEntries(body.hashes);
+      const local = await deleteFromArchive(deps.store, body.hashes);
+      const deleted = body.hashes.filter((hash) => fromFleet.includes(hash) || local.includes(hash));
       // The cached H.264 variants go with their entries.
       await deps.playbackTranscodes.remove(body.hashes);
       return { deleted };

@@ -25,7 +25,10 @@ export function ArchivePanel({ api }: { api: ApiClient }) {
       action={{ error: deletion.error, what: 'delete the entry' }}
       empty="Nothing analysed yet: inspect a recording above."
     >
-      {(items) => (
+      {(items) => {
+        // A fleet's archive names the worker of each entry; a single node's has none to show.
+        const byWorker = items.some((entry) => entry.worker !== undefined);
+        return (
         <table class="data">
           <thead>
             <tr>
@@ -33,6 +36,7 @@ export function ArchivePanel({ api }: { api: ApiClient }) {
               <th class="number">Size</th>
               <th>Stages cached</th>
               <th>Updated</th>
+              {byWorker && <th>Worker</th>}
               <th>Hash</th>
               <th />
             </tr>
@@ -48,6 +52,7 @@ export function ArchivePanel({ api }: { api: ApiClient }) {
                 <td class="number">{formatByteSize(entry.size)}</td>
                 <td>{entry.stages.join(', ')}</td>
                 <td>{formatUtcTime(entry.updatedMs)}</td>
+                {byWorker && <td class="worker">{entry.worker ?? '—'}</td>}
                 <td>
                   <code title={entry.hash}>{entry.hash.slice(0, 12)}…</code>
                 </td>
@@ -60,7 +65,8 @@ export function ArchivePanel({ api }: { api: ApiClient }) {
             ))}
           </tbody>
         </table>
-      )}
+        );
+      }}
     </ListingPanel>
   );
 }

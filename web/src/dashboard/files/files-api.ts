@@ -51,6 +51,8 @@ export interface ArchiveEntry {
   firstPath: string;
   stages: string[];
   updatedMs: number;
+  /** With a fleet: the worker that inspected it (host-pid-…), null when none did. */
+  worker?: string | null;
 }
 
 export const filesApi = {
