@@ -30,7 +30,9 @@ describe('inspection service: OpenAPI document', () => {
     // Spec "Versioning" 3: file-session, file-session/inspect, files/lookup, stages, ingest runs, latest, ingest-runs/{id} and the raw exports.
     const automation = SPEC_ENDPOINTS.filter((endpoint) => endpoint.split(' ')[1].startsWith('/automation/'));
     expect(automation).to.have.length(16);
-    expect(listed.sort()).to.deep.equal([...automation].sort());
+    // Additive, beside the spec's: the fleet's batch (docs/fleet.md).
+    const fleet = ['POST /automation/batch', 'GET /automation/batch/{id}'];
+    expect(listed.sort()).to.deep.equal([...automation, ...fleet].sort());
   });
 
   it('describes parameters and bodies from the schemas the routes validate with', async () => {
