@@ -19,6 +19,7 @@ import { fileSize, readFileChunks } from '@klvscope/adapters';
 import { composeApplication } from '../composition-root.js';
 import { loadCliChecks, type RuleOptions } from './cli-checks.js';
 import { formatStages, inspectWithStore } from './stored-inspection.js';
+import { catalogUrlOption } from './catalog-url.js';
 import { formatCheckTable, formatPoints, type PointFormat } from './check-report.js';
 import { formatInventory } from './inventory-text.js';
 import { formatKlvSummary } from './klv-summary-text.js';
@@ -31,6 +32,8 @@ export interface InspectOptions extends RuleOptions {
   json?: boolean;
   /** Use the store: a data folder, or true for the default one. */
   store?: string | true;
+  /** With --store: a fleet's PostgreSQL, whose inspection of the file is reused, and to which this one is published. */
+  catalog?: string;
   check?: string;
   format: string;
   failOn: string;
@@ -96,6 +99,7 @@ export function exitCodeFor(checks: ReadonlyArray<Pick<CheckResult, 'summary'>>,
 export async function runInspect(path: string, options: InspectOptions): Promise<number> {
   const failOn = failOnOf(options.failOn);
   const format = formatOf(options.format);
+  if (options.catalog !== undefined && options.store === undefined) throw new UsageError('--catalog goes with --store: the inspection is kept in a data folder and published to the fleet');
   if (options.store !== undefined) return runStoredInspect(path, options, failOn, format);
   const report = await inspectFile(path, { ...options, onlyCheck: options.check });
   if (options.check) {
@@ -111,7 +115,7 @@ export async function runInspect(path: string, options: InspectOptions): Promise
 
 /** `inspect --store`: the same output, from the workflow's stages (reused where cached), with a line saying which. */
 async function runStoredInspect(path: string, options: InspectOptions, failOn: FailOn, format: PointFormat): Promise<number> {
-  const { dataDir, result, points } = await inspectWithStore(path, options.store as string | true, loadCliChecks(options), options.check);
+  const { dataDir, result, points } = await inspectWithStore(path, options.store as string | true, loadCliChecks(options), options.check, catalogUrlOption(options.catalog));
   const checks = result.process.checks;
   if (points !== null) {
     process.stdout.write(`${formatPoints(points, format)}\n`);

@@ -54,6 +54,7 @@ function buildProgram(): Command {
     .option('--config <file>', `configuration file (default ./klvscope.config.json when present)`)
     .option('--fail-on <severity>', 'exit with 1 on a violation of this severity or worse: error, warn or never', 'error')
     .option('--store [dir]', 'keep the stages in a data folder and reuse them (default folder: $KLVSCOPE_DATA_DIR or ./data)')
+    .option('--catalog <url>', "with --store: reuse a fleet's inspection of the file, and publish this one to it (docs/fleet.md)")
     .action(async (file: string, options: InspectOptions) => {
       process.exitCode = await runInspect(file, options);
     });
@@ -143,6 +144,7 @@ function buildProgram(): Command {
     .command('ls')
     .description('list the archived files: hash, size, last update, cached stages, path')
     .option('--store <dir>', 'data folder (default $KLVSCOPE_DATA_DIR or ./data)')
+    .option('--catalog <url>', "a fleet's PostgreSQL instead of a data folder (default $KLVSCOPE_CATALOG_URL)")
     .option('--json', 'print JSON')
     .action(async (options: ArchiveOptions) => runArchiveList(options));
   archive
@@ -150,6 +152,7 @@ function buildProgram(): Command {
     .description('one archived file with its ingest runs')
     .argument('<hash-or-path>', 'file hash (or a unique prefix) or the path of the file')
     .option('--store <dir>', 'data folder (default $KLVSCOPE_DATA_DIR or ./data)')
+    .option('--catalog <url>', "a fleet's PostgreSQL instead of a data folder (default $KLVSCOPE_CATALOG_URL)")
     .option('--json', 'print JSON')
     .action(async (hashOrPath: string, options: ArchiveOptions) => runArchiveShow(hashOrPath, options));
   archive
@@ -157,6 +160,7 @@ function buildProgram(): Command {
     .description('delete archived files: their cached stages, ingest runs and run databases')
     .argument('<hash-or-path...>', 'file hashes (or unique prefixes) or paths')
     .option('--store <dir>', 'data folder (default $KLVSCOPE_DATA_DIR or ./data)')
+    .option('--catalog <url>', "a fleet's PostgreSQL instead of a data folder (default $KLVSCOPE_CATALOG_URL)")
     .action(async (hashes: string[], options: ArchiveOptions) => runArchiveRemove(hashes, options));
 
   program

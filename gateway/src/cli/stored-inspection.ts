@@ -4,6 +4,8 @@
  * current compatibility key are reused (an unchanged file is not even
  * re-hashed); the command says which stages it reused and which it ran.
  */
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
 import { type Point } from '@klvscope/core';
 import { Store, defaultDataDir } from '@klvscope/core/store';
 import { FileWorkflow, type InspectionResult, type ProgressPhase } from '@klvscope/core/workflow';
@@ -22,7 +24,7 @@ export interface StoredInspection {
 /** A first inspection reads the file once (new content is hashed beside that read, other content first): the analysis and the checks run in the ingest's pass; the checks alone (after a rule change) over the stored run. */
 const PHASE_LABELS: Readonly<Record<ProgressPhase, string>> = { hash: 'Hashing', analyze: 'Analyzing', ingest: 'Analyzing, ingesting and checking', process: 'Checking the stored run' };
 
-export async function inspectWithStore(path: string, dataDir: string | true, loadChecks: Promise<CliChecks>, onlyCheck?: string): Promise<StoredInspection> {
+export async function inspectWithStore(path: string, dataDir: string | true, loadChecks: Promise<CliChecks>, onlyCheck?: string, catalogUrl?: string): Promise<StoredInspection> {
   // The store opens (compiling sql.js's WebAssembly in the background) while the checks and rules load.
   const opening = Store.open({ dataDir: dataDir === true ? defaultDataDir() : dataDir });
   const [opened, checks] = await Promise.allSettled([opening, loadChecks]);
@@ -40,7 +42,9 @@ export async function inspectWithStore(path: string, dataDir: string | true, loa
     let progress: Progress | null = null;
     let phase: ProgressPhase | null = null;
     let result: InspectionResult;
+    const fleet = catalogUrl === undefined ? undefined : await fleetNode(catalogUrl);
     try {
+      if (fleet) await fleet.reuse(store, resolve(path));
       result = await workflow.inspect(path, {
         onProgress: (done, total, current) => {
           if (current !== phase) {
@@ -51,8 +55,10 @@ export async function inspectWithStore(path: string, dataDir: string | true, loa
           progress?.update(done);
         },
       });
+      if (fleet) await fleet.publish(store, result);
     } finally {
       (progress as Progress | null)?.stop();
+      await fleet?.close();
     }
     const points = onlyCheck === undefined ? null : await storedPoints(store, result, onlyCheck);
     return { dataDir: store.dataDir, result, points };
@@ -77,4 +83,21 @@ export function formatStages(result: InspectionResult, dataDir: string): string 
 
 function formatMs(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
+/** `inspect --store --catalog URL`: this machine as a one-off node of the fleet (docs/fleet.md). */
+async function fleetNode(url: string): Promise<{ reuse(store: Store, path: string): Promise<void>; publish(store: Store, result: InspectionResult): Promise<void>; close(): Promise<void> }> {
+  const { connectPostgresCatalog } = await import('@klvscope/adapters/postgres');
+  const { reuseFleetInspection } = await import('../fleet/run-import.js');
+  const { publishInspection } = await import('../fleet/run-publication.js');
+  const catalog = await connectPostgresCatalog(url, { maxConnections: 2, applicationName: 'klvscope-inspect' });
+  return {
+    reuse: (store, path) => reuseFleetInspection(store, catalog, path, path),
+    async publish(store, result) {
+      const { path, fileHash: hash, latestIngestRunId: runId, key } = result;
+      const published = await publishInspection(store, catalog.connection, { hash, path, localPath: path, runId, parseKey: key.parseKey }, `${hostname()}-${process.pid}-inspect`);
+      process.stderr.write(`Fleet ${catalog.connection.where}: ${published.stored ? 'published' : 'already held'} ingest run ${published.runId}\n`);
+    },
+    close: () => catalog.close(),
+  };
 }

@@ -13,14 +13,13 @@ import {
   InspectionJobQueue,
   type InspectionJobData,
   workersByHash,
-  deleteRunFiles,
-  postgresCatalogOperations,
   type PostgresConnection,
 } from '@klvscope/adapters/postgres';
 import { getFile, getIngestRun, type ArchiveEntry, type Catalog, type Store } from '@klvscope/core/store';
 import { fleetStatus, type FleetStatus } from './fleet-status.js';
 import { importFromFleet } from './run-import.js';
 import { FleetError } from './fleet-error.js';
+import { deleteFleetEntries } from './fleet-archive.js';
 
 /** What a job carries so the worker runs the service's checks under its rules. */
 export interface CheckSelection {
@@ -90,21 +89,8 @@ export class FleetLink {
   }
 
   /** Deletes the entries of these hashes from the fleet: payloads, ingest runs and their files; answers the hashes that had any. */
-  async deleteEntries(hashes: readonly string[]): Promise<string[]> {
-    const deleted: string[] = [];
-    for (const hash of hashes) {
-      const had = await this.connection.transaction(async (db) => {
-        const catalog = postgresCatalogOperations(db);
-        const runs = await catalog.listIngestRuns(hash);
-        for (const run of runs) {
-          await deleteRunFiles(db, run.id);
-          await catalog.deleteIngestRun(run.id);
-        }
-        return (await catalog.deleteStagePayloads(hash)) > 0 || runs.length > 0;
-      });
-      if (had) deleted.push(hash);
-    }
-    return deleted;
+  deleteEntries(hashes: readonly string[]): Promise<string[]> {
+    return deleteFleetEntries(this.connection, hashes);
   }
 
   status(): Promise<FleetStatus> {

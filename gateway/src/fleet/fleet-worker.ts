@@ -9,7 +9,7 @@
  * copied from the fleet instead of read again (run-import.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { stat, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -26,13 +26,13 @@ import {
 } from '@klvscope/adapters/postgres';
 import type { AnyCheck } from '@klvscope/core';
 import type { Catalog } from '@klvscope/core/store';
-import { putFileRecord, Store } from '@klvscope/core/store';
+import { Store } from '@klvscope/core/store';
 import { FileWorkflow } from '@klvscope/core/workflow';
 import { APP_VERSION } from '../app-version.js';
 import type { CliChecks } from '../cli/cli-checks.js';
 import { fileSources } from '../inspection/file-sources.js';
 import { mapPath, type PathMapping } from './path-map.js';
-import { importFromFleet } from './run-import.js';
+import { reuseFleetInspection } from './run-import.js';
 import { publishInspection } from './run-publication.js';
 
 export interface FleetWorkerOptions extends JobQueueOptions {
@@ -161,7 +161,7 @@ export class FleetWorker {
     const path = job.data.path;
     const store = await Store.open({ dataDir });
     try {
-      await this.reuseFromFleet(store, path, localPath);
+      await reuseFleetInspection(store, this.catalog, path, localPath);
       const { checks, rules } = this.checksOf(job);
       const workflow = new FileWorkflow({ store, files: fileSources, checks, rules });
       let readBefore = 0;
@@ -181,17 +181,6 @@ export class FleetWorker {
     } finally {
       await store.close();
     }
-  }
-
-  /** When the fleet has this path's content recorded at the file's size and time, copies its entry in, so the workflow reuses its stages. */
-  private async reuseFromFleet(store: Store, path: string, localPath: string): Promise<void> {
-    const record = await this.catalog.getFileRecord(path);
-    if (record === undefined) return;
-    const { size, mtimeMs } = await stat(localPath);
-    if (record.size !== size || record.mtimeMs !== mtimeMs) return;
-    if (!(await importFromFleet(store, this.catalog.connection, record.hash))) return;
-    putFileRecord(store.catalog.db, { ...record, path: localPath });
-    await store.saveCatalog();
   }
 
   private async beat(): Promise<void> {

@@ -6,7 +6,7 @@
  * dies while copying leaves no half run). The data folder is a cache of
  * the fleet's catalog: whatever it lacks is copied again.
  */
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { getRunFile, listRunFiles, postgresCatalogOperations, type PostgresConnection } from '@klvscope/adapters/postgres';
 import {
   createIngestRun,
@@ -15,6 +15,7 @@ import {
   putFile,
   putFileRecord,
   putStagePayload,
+  type Catalog,
   type Store,
 } from '@klvscope/core/store';
 
@@ -52,4 +53,20 @@ async function copyRunFiles(store: Store, fleet: PostgresConnection, runId: stri
   }
   await store.deleteRun(runId);
   await rename(incoming, folder);
+}
+
+/**
+ * When the fleet has `path`'s content recorded at the file's size and
+ * modification time, copies its entry in (recorded at `localPath`, where
+ * this node reads the file), so the workflow reuses its stages instead of
+ * reading the file again.
+ */
+export async function reuseFleetInspection(store: Store, catalog: Catalog & { readonly connection: PostgresConnection }, path: string, localPath: string): Promise<void> {
+  const record = await catalog.getFileRecord(path);
+  if (record === undefined) return;
+  const { size, mtimeMs } = await stat(localPath);
+  if (record.size !== size || record.mtimeMs !== mtimeMs) return;
+  if (!(await importFromFleet(store, catalog.connection, record.hash))) return;
+  putFileRecord(store.catalog.db, { ...record, path: localPath });
+  await store.saveCatalog();
 }

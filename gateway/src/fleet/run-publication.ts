@@ -16,7 +16,7 @@ import { getFile, getFileRecord, getIngestRun, listStagePayloads, type Store } f
 export interface Publication {
   /** The run the catalog lists for the content now: this worker's, or the one another stored first. */
   runId: string;
-  /** False when another worker's run of the same content was there first (this one's files were dropped). */
+  /** False when a run of the same content was listed already (another worker's: this one's files were dropped). */
   stored: boolean;
   /** Bytes of run files sent. */
   bytes: number;
@@ -38,9 +38,11 @@ export async function publishInspection(
   const record = localRecord && { ...localRecord, path: inspected.path };
   const payloads = listStagePayloads(local, inspected.hash);
 
+  // A run copied from the fleet (its stages reused) is there already: its files are not sent again.
+  const alreadyListed = (await postgresCatalogOperations(fleet).getIngestRun(run.id))?.status === 'completed';
   const folder = store.runFolderPath(run.id);
   let bytes = 0;
-  for (const fileName of (await readdir(folder)).sort()) {
+  for (const fileName of alreadyListed ? [] : (await readdir(folder)).sort()) {
     // Temporaries of an atomic write (atomic-write.ts) are not part of the run.
     if (!fileName.endsWith('.sqlite')) continue;
     const content = await readFile(join(folder, fileName));
@@ -55,13 +57,15 @@ export async function publishInspection(
     if (record) await catalog.putFileRecord(record);
     const existing = await catalog.getStagePayload<{ runId?: string }>(inspected.hash, 'ingest', inspected.parseKey);
     const existingRun = existing?.payload.runId === undefined ? undefined : await catalog.getIngestRun(existing.payload.runId);
-    if (existingRun?.status === 'completed' && existingRun.id !== run.id) {
-      // Another worker's run of this content is listed: keep it, and add only the payloads it lacks that do not name this run.
+    if (existingRun?.status === 'completed') {
+      // A run of this content is listed (another worker's, or this one copied in): keep it, and add only the payloads
+      // it lacks (a process under other rules) that name no other run.
       for (const payload of payloads) {
-        if ((payload.payload as { runId?: string }).runId === run.id) continue;
+        const named = (payload.payload as { runId?: string }).runId;
+        if (named !== undefined && named !== existingRun.id) continue;
         if ((await catalog.getStagePayload(payload.hash, payload.stage, payload.compatibilityKey)) === undefined) await catalog.putStagePayload(payload);
       }
-      return existingRun.id;
+      return { runId: existingRun.id, stored: false };
     }
     if ((await catalog.getIngestRun(run.id)) === undefined) {
       await catalog.createIngestRun({ id: run.id, hash: run.hash, path: inspected.path, startedMs: run.startedMs });
@@ -69,8 +73,8 @@ export async function publishInspection(
       await setRunWorker(db, run.id, worker);
     }
     for (const payload of payloads) await catalog.putStagePayload(payload);
-    return run.id;
+    return { runId: run.id, stored: true };
   });
-  if (listed !== run.id) await deleteRunFiles(fleet, run.id);
-  return { runId: listed, stored: listed === run.id, bytes };
+  if (listed.runId !== run.id) await deleteRunFiles(fleet, run.id);
+  return { ...listed, bytes };
 }
