@@ -141,9 +141,11 @@ export class FleetWorker {
       this.#active.delete(job.id);
       await rm(dataDir, { recursive: true, force: true });
     }
+    // Counted and beaten before the queue hears of it, so that whoever sees the job completed sees this worker's count with it.
+    if ('output' in outcome) this.#jobsDone++;
+    await this.beat();
     // Told to the queue until it hears it: a database that is down now will be back (if the lease ran out meanwhile, the job runs again).
     await untilDone(() => ('output' in outcome ? this.queue.complete(job.id, outcome.output) : this.queue.fail(job.id, outcome.error)), () => this.#stopping);
-    if ('output' in outcome) this.#jobsDone++;
     this.log(`job ${job.id}: ${'output' in outcome ? `${outcome.output.verdict}, run ${outcome.output.runId}` : `failed: ${outcome.error}`}`);
   }
 
