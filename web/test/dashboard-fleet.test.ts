@@ -9,6 +9,12 @@ import type { Page } from 'playwright-core';
 import { artifactsDir, launchChromium, skipWithoutChromium, type ChromiumSession } from '../../test-support/chromium.js';
 import { PostgresCluster, requirePostgres } from '../../test-support/postgres-cluster.js';
 import { openSignedIn, startDashboardService, type DashboardService } from './dashboard-page-driver.js';
+import type { FleetStatus as GatewayFleetStatus } from '../../gateway/src/fleet/fleet-status.js';
+import type { FleetStatus } from '../src/dashboard/fleet/fleet-wire.js';
+
+// The page's copy of GET /fleet's answer must stay readable from the gateway's: this fails the typecheck when they part.
+type Assignable<To, From extends To> = [To, From];
+export type FleetStatusAgrees = Assignable<FleetStatus, GatewayFleetStatus>;
 
 interface FleetAnswer {
   workers: { id: string; state: string; jobsDone: number }[];
