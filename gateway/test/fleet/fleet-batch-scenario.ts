@@ -3,10 +3,12 @@
  * (fleet-batch.test.ts starts it there): a throwaway PostgreSQL listening on
  * the namespace's veth ends, three `klvscope worker` processes each in a
  * network namespace of its own reaching it over a veth pair, 30 generated
- * recordings of mixed sizes with injected faults queued as one batch. Two
- * workers are killed with SIGKILL mid-job (one early in a read, one late)
- * and replaced. Then every file's fleet result is compared with the single
- * node's `klvscope inspect --store` of it. Prints one JSON line: the summary
+ * recordings of mixed sizes with injected faults queued as one batch through
+ * the inspection service's `POST /automation/batch`. Two workers are killed
+ * with SIGKILL mid-job (one early in a read, one late) and replaced; then
+ * PostgreSQL is stopped for 10 s mid-batch (the service answers 503 meanwhile)
+ * and started again. Then every file's fleet result is compared with the
+ * single node's `klvscope inspect --store` of it. Prints one JSON line: the summary
  * the test asserts on; exits 1 with the reason when something is off.
  */
 import assert from 'node:assert/strict';
@@ -19,7 +21,8 @@ import { connectPostgresCatalog, listWorkers, sweepOrphanedRunFiles } from '@klv
 import { importFromFleet } from '../../src/fleet/run-import.js';
 import { inspectWithStore } from '../../src/cli/stored-inspection.js';
 import { loadCliChecks } from '../../src/cli/cli-checks.js';
-import { runCli } from '../../src/cli/run-cli.js';
+import { startInspectionServer } from '../../src/inspection/inspection-server.js';
+import { defaultSettings } from '../../src/inspection/inspection-settings.js';
 import { PostgresCluster } from '../../../test-support/postgres-cluster.js';
 import { removeHostLink, startNamespacedHost, type NamespacedHost } from '../../../test-support/namespaced-hosts.js';
 import { inspectionFingerprint } from './inspection-fingerprint.js';
@@ -27,6 +30,7 @@ import { inspectionFingerprint } from './inspection-fingerprint.js';
 const FAULTS = ['pcr-gap@1.5', 'drop-packet@1', 'klv-checksum@1.2', 'pat-gap@1', 'klv-timestamp-reversal@1.5', 'tei@0.8', 'pts-gap@1.1', 'klv-unknown-tag@0.5', 'duplicate-packet@1.3', 'psi-crc@0.9'];
 const tsx = import.meta.resolve('tsx');
 const LEASE_SECONDS = 4;
+const KEY = 'fleet-scenario-key-0123456789abcdef';
 
 const work = mkdtempSync(join(tmpdir(), 'klvscope-fleet-'));
 const recordings = join(work, 'recordings');
@@ -73,8 +77,14 @@ try {
   paths.push(writeRecording('long-b.ts', 50, 16_000_000, ['klv-checksum@32'], 102));
 
   const workers = [startWorker(), startWorker(), startWorker()];
-  // The batch, queued as `klvscope enqueue` does (it waits and follows the batch).
-  const enqueued = runCli(['enqueue', recordings, '--catalog', url]);
+  const service = await startInspectionServer({ port: 0, env: {}, log: { level: 'silent' }, apiKey: KEY, dataDir: join(work, 'service'), catalogUrl: url, defaultSettings: { ...defaultSettings(), browseRoots: [recordings] } });
+  const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> => {
+    const response = await fetch(`${service.url}${path}`, { method, headers: { 'x-api-key': KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+  };
+  const queued = await call('POST', '/automation/batch', { folder: recordings });
+  assert.equal(queued.status, 202, JSON.stringify(queued.json));
+  assert.equal(queued.json.queued, paths.length);
 
   // Kill 1: the worker that has long-a.ts, as soon as it starts on it (early in the read).
   // Kill 2: the worker that has long-b.ts, once it has read a good part of it (late in the read).
@@ -95,8 +105,29 @@ try {
       await new Promise((r) => setTimeout(r, 25));
     }
   }
-  const exitCode = await enqueued;
-  assert.equal(exitCode, 0, `klvscope enqueue exited ${exitCode}`);
+  // PostgreSQL away for 10 s mid-batch: the service says so (503), workers and service reconnect after.
+  let before = { completed: 0 };
+  for (let polls = 0; polls < 1200 && before.completed < 3; polls++) {
+    before = (await call('GET', `/automation/batch/${queued.json.batch as string}`)).json.counts as typeof before;
+    if (before.completed < 3) await new Promise((r) => setTimeout(r, 100));
+  }
+  cluster.stopServer();
+  const outage = await call('GET', '/fleet');
+  assert.equal(outage.status, 503);
+  assert.equal((outage.json.error as { code: string }).code, 'ERR_CATALOG_UNAVAILABLE');
+  await new Promise((r) => setTimeout(r, 10_000));
+  cluster.startServer();
+  let state: { done: boolean; counts: Record<string, number> };
+  const deadline = Date.now() + 150_000;
+  for (;;) {
+    const answer = await call('GET', `/automation/batch/${queued.json.batch as string}`);
+    state = answer.json as typeof state;
+    if (answer.status === 200 && state.done) break;
+    assert.ok(Date.now() < deadline, `the batch did not end: ${JSON.stringify(answer.json)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  assert.deepEqual(state.counts, { created: 0, retry: 0, active: 0, completed: paths.length, cancelled: 0, failed: 0 });
+  await service.close();
 
   // One completed run per content, made by a worker; every queued file listed.
   const runs = await catalog.connection.query<{ hash: string; n: number; workers: number }>(
@@ -132,7 +163,7 @@ try {
   const workersSeen = await listWorkers(catalog.connection);
   const jobsPerWorker = workersSeen.map((w) => w.jobsDone);
   await catalog.close();
-  console.log(JSON.stringify({ recordings: paths.length, compared, kills, swept: swept.length, inconsistencies, workers: workersSeen.length, jobsPerWorker, firstWorkers: workers.length }));
+  console.log(JSON.stringify({ recordings: paths.length, compared, kills, swept: swept.length, inconsistencies, workers: workersSeen.length, jobsPerWorker, firstWorkers: workers.length, completedBeforeOutage: before.completed }));
 } catch (error) {
   console.error(output.join(''));
   console.error(error);

@@ -14,7 +14,7 @@ describe('the fleet inspecting a batch on three workers', function () {
     }
   });
 
-  it('inspects 30 recordings as the single node does, through two workers killed mid-job, with one run per content and nothing orphaned', async function () {
+  it('inspects 30 recordings queued through POST /automation/batch as the single node does, through two workers killed mid-job and PostgreSQL stopped for 10 s, with one run per content and nothing orphaned', async function () {
     const run = await runInPrivateNetwork('gateway/test/fleet/fleet-batch-scenario.ts', [], { timeoutMs: 280_000 });
     expect(run.timedOut, 'the scenario timed out').to.equal(false);
     expect(run.exitCode, run.stderr.slice(-4000)).to.equal(0);
@@ -25,7 +25,10 @@ describe('the fleet inspecting a batch on three workers', function () {
       inconsistencies: unknown[];
       swept: number;
       workers: number;
+      completedBeforeOutage: number;
     };
+    // The outage came mid-batch: some recordings were done before it, and the rest after.
+    expect(summary.completedBeforeOutage).to.be.within(1, 29);
     expect(summary.recordings).to.equal(30);
     expect(summary.compared).to.equal(30);
     expect(summary.kills.map((kill) => kill.path)).to.deep.equal(['long-a.ts', 'long-b.ts']);
