@@ -14,9 +14,11 @@ function isUnavailableState(code: string): boolean {
   return code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03';
 }
 
+/** Whether `error` says the server cannot be reached now: a socket's or the server's own, or ERR_CATALOG_UNAVAILABLE made of one. */
 export function isCatalogUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
+  if (code === 'ERR_CATALOG_UNAVAILABLE') return true;
   if (typeof code === 'string' && (SOCKET_CODES.has(code) || isUnavailableState(code))) return true;
   // node-postgres says these without a code.
   return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection is not open|Cannot use a pool after calling end/i.test(error.message);

@@ -144,8 +144,14 @@ export class FleetWorker {
     // Counted and beaten before the queue hears of it, so that whoever sees the job completed sees this worker's count with it.
     if ('output' in outcome) this.#jobsDone++;
     await this.beat();
-    // Told to the queue until it hears it: a database that is down now will be back (if the lease ran out meanwhile, the job runs again).
-    await untilDone(() => ('output' in outcome ? this.queue.complete(job.id, outcome.output) : this.queue.fail(job.id, outcome.error)), () => this.#stopping);
+    // Told to the queue until it hears it: a database that is down now will be back. A worker stopping meanwhile
+    // leaves the job to its lease: it runs again elsewhere, and its result, already published, is reused.
+    try {
+      await untilDone(() => ('output' in outcome ? this.queue.complete(job.id, outcome.output) : this.queue.fail(job.id, outcome.error)), () => this.#stopping);
+    } catch (error) {
+      this.log(`job ${job.id}: the queue was not told (${error instanceof Error ? error.message : String(error)}); its lease will run out`);
+      return;
+    }
     this.log(`job ${job.id}: ${'output' in outcome ? `${outcome.output.verdict}, run ${outcome.output.runId}` : `failed: ${outcome.error}`}`);
   }
 
@@ -206,7 +212,7 @@ export class FleetWorker {
       });
     } catch (error) {
       // The database is down: the next beat tries again, and the lease holds until it runs out.
-      if (!isCatalogUnavailable(error) && !(error instanceof Error && 'code' in error && error.code === 'ERR_CATALOG_UNAVAILABLE')) this.log(`heartbeat: ${String(error)}`);
+      if (!isCatalogUnavailable(error)) this.log(`heartbeat: ${String(error)}`);
     }
   }
 
@@ -224,8 +230,7 @@ async function untilDone<T>(action: () => Promise<T>, givingUp: () => boolean): 
     try {
       return await action();
     } catch (error) {
-      const unavailable = isCatalogUnavailable(error) || (error instanceof Error && (error as { code?: string }).code === 'ERR_CATALOG_UNAVAILABLE');
-      if (!unavailable || givingUp()) throw error;
+      if (!isCatalogUnavailable(error) || givingUp()) throw error;
       await sleep(1_000);
     }
   }
