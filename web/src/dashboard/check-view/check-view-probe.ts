@@ -23,6 +23,8 @@ export interface CheckViewProbe {
   framesShown: number;
   /** The frame on screen: media time, its mapped PTS (33 bits), its stream time, and the PTS of the packet the panel shows. */
   frame: { mediaTime: number; pts90kHz: number; streamTimeS: number; klvPts90kHz: number | null } | null;
+  /** The packet the metadata panel (and the map's position) shows: its PID, arrival in stream time, PTS and platform latitude. */
+  panelKlv: { pid: number; streamTimeS: number | null; pts90kHz: number | null; sensorLatitudeDeg: number | null } | null;
   metadataPackets: number;
   trackPointCount: number;
   frameCentrePointCount: number;
@@ -48,6 +50,7 @@ export function emptyCheckViewProbe(): CheckViewProbe {
     seeks: 0,
     framesShown: 0,
     frame: null,
+    panelKlv: null,
     metadataPackets: 0,
     trackPointCount: 0,
     frameCentrePointCount: 0,
