@@ -54,6 +54,23 @@ describe('the dashboard rules page (headless Chromium)', function () {
     await service.api('PUT', '/validation-rules/current', {});
   });
 
+  it('enables Save while a value is being typed, before the field loses focus, and keeps what is typed', async () => {
+    const page = await openRules(session, service);
+    expect(await page.isDisabled('button.save')).to.equal(true);
+    await page.focus(input(PCR_FIELD));
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('60.5');
+    // Still in the field: nothing has blurred it.
+    expect(await page.evaluate('document.activeElement.id')).to.equal(`rule-${PCR_FIELD}`);
+    expect(await page.isDisabled('button.save')).to.equal(false);
+    expect(await page.inputValue(input(PCR_FIELD))).to.equal('60.5');
+    await page.click('button.save');
+    await page.waitForSelector('.notice:text("The rule set was saved.")');
+    expect((await service.api<ValidationRules>('GET', '/validation-rules')).current).to.deep.equal({ checks: { 'mpegts-pcr-intervals': { maxIntervalMs: 60.5 } } });
+    await page.close();
+    await service.api('PUT', '/validation-rules/current', {});
+  });
+
   it('saves an edit from the form, and REST then returns it', async () => {
     const page = await openRules(session, service);
     await page.selectOption('#rule-profile', 'tr101290');
