@@ -206,7 +206,7 @@ function buildProgram(): Command {
     .argument('<file>', 'MPEG-TS file (188, 192 or 204-byte packets; 188-byte packets are sent)')
     .argument('<url>', 'destination: udp://HOST:PORT or udp://GROUP:PORT, options ?ttl=N&interface=ADDR')
     .option('--speed <x>', 'pace: 1 real time, 4 four times as fast, 0 or max as fast as possible', '1')
-    .option('--loop', 'start again at the end of the file, until Ctrl+C')
+    .option('--loop', 'start again at the end of the file, until Ctrl+C; the stream continues across the restart (PCR, PTS, continuity counters and ST 0601 time carried on)')
     .option('--rtp', 'wrap each datagram in RTP (payload type 33, MP2T)')
     .option('--packets-per-datagram <n>', 'TS packets per datagram', '7')
     .option('--ttl <n>', 'time to live (hops) of the datagrams; a multicast group gets 1 unless given')
