@@ -98,4 +98,35 @@ describe('the dashboard check page without a picture, and on real recordings (he
     await saveScreenshot(page, 'dashboard-check-klv-before-pcr');
     await page.close();
   });
+
+  it('scales the plot to the data, says a limit off the scale at its edge, and draws no empty frame', async () => {
+    const { service, session } = suite;
+    const drift = await service.api<{ points: Array<{ value: number | null }>; rules: Record<string, number> }>(
+      'GET',
+      `/analysis/file/mpegts-pcr-pts-drift?filePath=${encodeURIComponent(gapFile)}&limit=100000`,
+    );
+    const values = drift.points.flatMap((point) => (point.value === null ? [] : [point.value]));
+    const page = await openSignedIn(session, service, checkHash(gapFile, 'mpegts-pcr-pts-drift'));
+    await page.waitForFunction('window.klvscopeCheckView?.yAxis != null', undefined, { timeout: 30_000 });
+    const axis = (await probeOf(page)).yAxis as NonNullable<CheckViewProbe['yAxis']>;
+    const span = Math.max(...values) - Math.min(...values);
+    // The data fill the plot (with a tenth of padding each side); a limit far from them is written at the edge, not drawn.
+    expect(axis.max - axis.min).to.be.at.most(Math.max(span, Math.max(...values.map(Math.abs)) * 0.01) * 1.2 + 1e-9);
+    const far = [drift.rules.minDelayMs, drift.rules.maxDelayMs].filter((limit) => limit < axis.min || limit > axis.max);
+    expect(axis.offScale).to.deep.equal(far);
+    expect(new Set(axis.tickLabels).size).to.equal(axis.tickLabels.length);
+    for (const width of [1440, 1024]) {
+      await page.setViewportSize({ width, height: 1000 });
+      await page.waitForTimeout(200);
+      await saveScreenshot(page, `dashboard-check-plot-scaled-${width}`);
+    }
+    await page.close();
+
+    // The stream has no KLV: a KLV check has no point to plot.
+    const empty = await openSignedIn(session, service, checkHash(gapFile, 'klv-checksum-errors'));
+    await empty.waitForSelector('.check-plot');
+    expect(await empty.textContent('.check-plot .plot-empty')).to.equal('Nothing to plot: the check gave no point with a stream time.');
+    expect(await empty.$('.check-plot .uplot')).to.equal(null);
+    await empty.close();
+  });
 });

@@ -13,6 +13,8 @@ export interface CheckViewProbe {
   violationMarkers: number;
   /** The limit lines drawn, by value. */
   limits: number[];
+  /** The plot's y axis as last drawn: its range, the limits written at its edge (off the scale), its tick labels; null with nothing plotted. */
+  yAxis: { min: number; max: number; offScale: number[]; tickLabels: string[] } | null;
   /** Milliseconds from having the columns to the plot drawn (uPlot's creation and first draw). */
   plotDrawnMs: number | null;
   selectedRow: number | null;
@@ -45,6 +47,7 @@ export function emptyCheckViewProbe(): CheckViewProbe {
     violationMarkers: 0,
     limits: [],
     plotDrawnMs: null,
+    yAxis: null,
     selectedRow: null,
     cursorTimeS: null,
     seeks: 0,
