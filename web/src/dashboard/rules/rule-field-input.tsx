@@ -12,6 +12,7 @@
 import { useState } from 'preact/hooks';
 import type { RuleField } from './rule-form-fields.js';
 import { fieldKey } from './rule-form-fields.js';
+import { sharedQuantityOf } from './shared-rule-quantities.js';
 
 export interface RuleFieldInputProps {
   field: RuleField;
@@ -30,6 +31,7 @@ export function RuleFieldInput({ field, given, effective, problems, onChange }: 
   const shown = set ? given : effective;
   const problemId = `${id}-problem`;
   const [typed, setTyped] = useState<string | null>(null);
+  const shared = sharedQuantityOf(field.path);
   const common = {
     id,
     name: key,
@@ -91,6 +93,11 @@ export function RuleFieldInput({ field, given, effective, problems, onChange }: 
         {field.description}
         {field.bounds !== null && <span class="bounds"> ({field.bounds})</span>}
       </p>
+      {shared !== null && (
+        <p class="rule-hint shared-quantity" data-shared-with={shared.fields.filter((other) => other !== key).join(' ')}>
+          One limit on {shared.quantity}: set together with {shared.fields.filter((other) => other !== key).join(', ')}.
+        </p>
+      )}
       {problems !== undefined && (
         <p id={problemId} class="error field-error" role="alert">
           {problems.join('; ')}
