@@ -56,6 +56,8 @@ describe('the dashboard check page without a picture, and on real recordings (he
     expect(probe.panelKlv?.streamTimeS).to.equal(latestBeforeGap.t);
     expect(probe.panelKlv?.pts90kHz).to.equal(latestBeforeGap.pts90kHz);
     expect(await page.textContent('.video-notice')).to.match(/^No picture: /);
+    // PIDs read as the report writes them.
+    expect(await page.textContent('.violation-list tbody tr td:nth-child(2)')).to.equal('0x0100 (256)');
     await saveScreenshot(page, 'dashboard-check-no-picture');
     await page.close();
   });

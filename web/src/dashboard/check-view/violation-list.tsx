@@ -8,6 +8,7 @@
  */
 import type { CheckColumns } from './check-columns.js';
 import type { DetailPoint } from './check-detail-wire.js';
+import { pidLabel } from '../report/pid-label.js';
 import { formatPointValue } from './point-value-format.js';
 
 export interface ViolationListProps {
@@ -48,7 +49,7 @@ export function ViolationList({ points, columns, selectedRow, onSelect }: Violat
                 <td class="number" title="Found before the first PCR, or about the whole file: no stream time, so not on the plot">
                   no stream time
                 </td>
-                <td class="number">{point.pid}</td>
+                <td class="number">{pidLabel(point.pid)}</td>
                 <td class="number">{formatPointValue(point.value, point.unit)}</td>
                 <td class={`severity-${point.severity}`}>{point.severity}</td>
                 <td class="message">{point.message}</td>
@@ -73,7 +74,7 @@ export function ViolationList({ points, columns, selectedRow, onSelect }: Violat
                   }}
                 >
                   <td class="number">{(point.t as number).toFixed(3)}</td>
-                  <td class="number">{point.pid}</td>
+                  <td class="number">{pidLabel(point.pid)}</td>
                   <td class="number">{formatPointValue(point.value, point.unit)}</td>
                   <td class={`severity-${point.severity}`}>{point.severity}</td>
                   <td class="message">{point.message}</td>
