@@ -180,6 +180,7 @@ function buildProgram(): Command {
     .option('--klv <carriage>', 'add an ST 0601 KLV stream along a flight path: sync (MISB ST 1402 AU cells) or async')
     .option('--klv-rate <hz>', 'KLV packets per second', positiveNumber('--klv-rate'), 30)
     .option('--klv-pts', 'give asynchronous KLV PES a PTS')
+    .option('--picture', 'video of real H.264 pictures (the demo clip) that a browser plays, instead of units that carry none')
     .action(async (out: string, options: GenerateCliOptions) => runGenerate(out, options));
 
   program
