@@ -18,3 +18,10 @@ describe('quantities as the pages write them', () => {
     expect([formatQuantity(4885), formatQuantity(1234.5678, 'kbit/s'), formatQuantity(null, 'ms'), formatQuantity(-0.0001)]).to.deep.equal(['4,885', '1,234.568 kbit/s', '—', '0']);
   });
 });
+
+describe('file sizes as the pages write them', () => {
+  it('uses the decimal units the CLI prints (MB), three significant digits', async () => {
+    const { formatByteSize } = await import('../src/dashboard/files/byte-size.js');
+    expect([512, 2_245_284, 1_125_180, 409_088, null].map(formatByteSize)).to.deep.equal(['512 bytes', '2.25 MB', '1.13 MB', '409 kB', '—']);
+  });
+});
