@@ -68,7 +68,8 @@ class PacedTsSource implements LiveSource, DatagramOutput {
     input: PacketInput,
     options: PacedTsSourceOptions,
   ) {
-    const replay = new Replay(input, this, { speed: 1, loop: options.loop ?? false, signal: this.abort.signal, packetsPerDatagram: PACKETS_PER_CHUNK });
+    // The streaming module's file source handles its own restarts (its viewers, its transcoder): passes as the file is.
+    const replay = new Replay(input, this, { speed: 1, loop: options.loop ?? false, continuous: false, signal: this.abort.signal, packetsPerDatagram: PACKETS_PER_CHUNK });
     this.finished = replay.run().then(
       () => this.end(null),
       (error: unknown) => this.end(error),

@@ -16,6 +16,7 @@ import { randomInt } from 'node:crypto';
 import { detectPacketLayout, type PacketLayout, TS_PACKET_SIZE } from '@klvscope/core';
 import { AdapterError } from './adapter-error.js';
 import { fileSize, readFileChunks, readFileHead } from './file.js';
+import { continuousPass, LoopContinuity } from './loop-continuity.js';
 import { PacedDatagramSender } from './paced-datagram-sender.js';
 import { MAX_SEGMENT_PACKETS, PcrSchedule } from './pcr-schedule.js';
 import { RTP_CLOCK_HZ, RTP_HEADER_SIZE, writeRtpHeader } from './rtp.js';
@@ -24,8 +25,14 @@ import { parseUdpDestinationUrl } from './udp-destination-url.js';
 export interface ReplayOptions {
   /** 1 (default) is real time, 2 twice as fast; 0 or Infinity as fast as possible. */
   speed?: number;
-  /** Starts again at the end of the file, the clock running on smoothly, until aborted. */
+  /**
+   * Starts again at the end of the file, the clock running on smoothly, until aborted: each pass
+   * after the first continues the one before (PCR, PTS, DTS, continuity counters and ST 0601 time
+   * stamps carried on: loop-continuity.ts), so a receiver sees one continuous stream.
+   */
   loop?: boolean;
+  /** With `loop`: false sends every pass exactly as the file is (the clocks restart at each pass). Default true. */
+  continuous?: boolean;
   /** Wraps each datagram in RTP: payload type 33, 90 kHz timestamps of the due time, consecutive sequence numbers. */
   rtp?: boolean;
   /** 188-byte packets per datagram (default 7: 1316 bytes, within a 1500-byte Ethernet MTU). */
@@ -155,6 +162,7 @@ export class Replay {
   private readonly speed: number;
 
   private readonly layout: PacketLayout;
+  private readonly continuity: LoopContinuity | null;
 
   constructor(
     private readonly input: PacketInput,
@@ -169,6 +177,7 @@ export class Replay {
     this.datagramBytes = sender.buffer.length;
     this.fill = this.headerBytes;
     this.signal = options.signal;
+    this.continuity = options.loop && options.continuous !== false ? new LoopContinuity() : null;
   }
 
   async run(): Promise<ReplayStats> {
@@ -180,6 +189,7 @@ export class Replay {
       await this.sendSegment();
       if (!this.options.loop || this.aborted) break;
       this.loops++;
+      this.continuity?.startPass();
     }
     if (!this.aborted && this.fill > this.headerBytes) await this.sendDatagram(this.lastDueStreamMs);
     const stats = this.stats();
@@ -192,7 +202,8 @@ export class Replay {
     this.skip = this.layout.firstSync;
     this.carried = 0;
     try {
-      for await (const chunk of this.input.chunks(this.signal)) {
+      const chunks = this.input.chunks(this.signal);
+      for await (const chunk of this.continuity ? continuousPass(chunks, this.layout, this.continuity) : chunks) {
         this.fileOffset = chunk.offset + chunk.bytes.length;
         await this.consume(chunk.bytes);
         if (this.aborted) return;

@@ -153,11 +153,8 @@ describe('replay to 127.0.0.1', function () {
     const received = await replayAndReceive(path, { loop: true, signal: controller.signal });
     expect(received.stats.aborted).to.be.true;
     expect(received.stats.loops).to.be.within(2, 3);
-    const threePasses = new Uint8Array(3 * bytes.length);
-    for (let pass = 0; pass < 3; pass++) threePasses.set(bytes, pass * bytes.length);
-    expect(received.bytes.subarray(0, Math.min(received.bytes.length, threePasses.length))).to.deep.equal(
-      threePasses.subarray(0, Math.min(received.bytes.length, threePasses.length)),
-    );
+    // The first pass as the file is; the later ones carry its clocks and counters on (replay-loop-continuity.test.ts).
+    expect(received.bytes.subarray(0, bytes.length)).to.deep.equal(bytes);
     // About 1.3 s of the stream's rate, and no pause or burst where the file starts over.
     const expectedBytes = (1.3 * BITRATE) / 8;
     expect(received.bytes.length).to.be.closeTo(expectedBytes, 0.1 * expectedBytes);

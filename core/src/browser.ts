@@ -25,4 +25,5 @@ export type { Inventory, InventoryPid, InventoryProgram } from './ts/inventory.j
 export type { KlvPidSummary } from './klv/klv-summary.js';
 export type { CheckSummary, ValueStatistics, Verdict } from './kernel/check-summary.js';
 export type { Point } from './kernel/check-point.js';
+export type { ReportProblem, ReportProblemKind } from './workflow/report-problems.js';
 export type { CheckStatus } from './kernel/check-run.js';

@@ -74,7 +74,7 @@ describe('the dashboard files page (headless Chromium)', function () {
     expect(await rowData(page, 'tr.entry')).to.deep.equal(inner.entries.map((entry) => ({ path: entry.path, kind: entry.kind })));
     const sizes = await rowData(page, 'tr.entry td[data-size]');
     expect(sizes).to.deep.equal(inner.entries.map((entry) => ({ size: String(entry.size) })));
-    expect(await page.textContent(`tr.entry[data-path="${small.path}"] td.number`)).to.equal(`${(small.size / 1024).toPrecision(3)} KiB`);
+    expect(await page.textContent(`tr.entry[data-path="${small.path}"] td.number`)).to.equal(`${(small.size / 1000).toPrecision(3)} kB`);
     // Only transport streams have an Inspect button.
     expect(await page.locator('tr.entry button.inspect').count()).to.equal(2);
     await saveScreenshot(page, 'dashboard-files-folder');

@@ -10,6 +10,7 @@ import { realpathSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { fixturesDir, fixtureOrSkip } from '../../test-support/fixtures.js';
 import { saveScreenshot } from '../../test-support/chromium.js';
+import { formatQuantity } from '../src/shared/quantity-format.js';
 import { openSignedIn } from './dashboard-page-driver.js';
 import { dashboardSuite } from './dashboard-suite.js';
 import type { GeneratedRecording } from './generated-recordings.js';
@@ -45,8 +46,7 @@ async function inspectFromFilesPage(page: Page, inspectButton: string): Promise<
 function expectedWorst(value: RestCheck['summary']['value']): string {
   if (value === null) return '—';
   const worst = Math.abs(value.min) > Math.abs(value.max) ? value.min : value.max;
-  const number = Number.parseFloat(worst.toPrecision(6)).toString();
-  return value.unit === null ? number : `${number} ${value.unit}`;
+  return formatQuantity(worst, value.unit);
 }
 
 /** Compares the page's report with the REST report, every check row and every PID row. */

@@ -7,6 +7,7 @@
  * `UPDATE_RULE_SCHEMA=1 npm test -- web/test/dashboard-rules-schema.test.ts`
  * writes it again.
  */
+import { SHARED_RULE_QUANTITIES } from '../src/dashboard/rules/shared-rule-quantities.js';
 import { expect } from 'chai';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -28,5 +29,17 @@ describe('the rules page form schema', () => {
     expect(readFileSync(SCHEMA_FILE, 'utf8'), 'rule-set-json-schema.json is out of date: run this test with UPDATE_RULE_SCHEMA=1').to.equal(fresh);
     const checks = (JSON.parse(fresh) as { properties: { checks: { properties: Record<string, unknown> } } }).properties.checks.properties;
     expect(Object.keys(checks)).to.deep.equal(BUILT_IN_CHECKS.map((check) => check.id));
+  });
+
+  it('names only rules the checks have, with the same default, for each limit several checks share', () => {
+    for (const { fields: keys } of SHARED_RULE_QUANTITIES) {
+      const schema = ruleSetJsonSchema() as { properties: { checks: { properties: Record<string, { properties: Record<string, { default?: unknown }> }> } } };
+      const defaults = keys.map((key) => {
+        const [, checkId, rule] = key.split('.');
+        return schema.properties.checks.properties[checkId]?.properties[rule]?.default;
+      });
+      expect(defaults.filter((value) => typeof value !== 'number'), `rules the checks lack among ${keys.join(' and ')}`).to.deep.equal([]);
+      expect(new Set(defaults).size, `defaults of ${keys.join(' and ')}`).to.equal(1);
+    }
   });
 });

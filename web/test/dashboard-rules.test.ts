@@ -54,6 +54,40 @@ describe('the dashboard rules page (headless Chromium)', function () {
     await service.api('PUT', '/validation-rules/current', {});
   });
 
+  it('enables Save while a value is being typed, before the field loses focus, and keeps what is typed', async () => {
+    const page = await openRules(session, service);
+    expect(await page.isDisabled('button.save')).to.equal(true);
+    await page.focus(input(PCR_FIELD));
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('60.5');
+    // Still in the field: nothing has blurred it.
+    expect(await page.evaluate('document.activeElement.id')).to.equal(`rule-${PCR_FIELD}`);
+    expect(await page.isDisabled('button.save')).to.equal(false);
+    expect(await page.inputValue(input(PCR_FIELD))).to.equal('60.5');
+    await page.click('button.save');
+    await page.waitForSelector('.notice:text("The rule set was saved.")');
+    expect((await service.api<ValidationRules>('GET', '/validation-rules')).current).to.deep.equal({
+      checks: { 'mpegts-pcr-intervals': { maxIntervalMs: 60.5 }, 'mpegts-errors': { pcrMaxIntervalMs: 60.5 } },
+    });
+    await page.close();
+    await service.api('PUT', '/validation-rules/current', {});
+  });
+
+  it('sets a limit that several checks keep a copy of in every copy: one PCR interval for mpegts-pcr-intervals and TR 101 290 2.3a', async () => {
+    const page = await openRules(session, service);
+    const copy = 'checks.mpegts-errors.pcrMaxIntervalMs';
+    expect(await page.textContent(`[data-field="${PCR_FIELD}"] .shared-quantity`)).to.equal(`One limit on the time between two PCRs of a PID: set together with ${copy}.`);
+    await page.fill(input(PCR_FIELD), '600');
+    expect(await page.inputValue(input(copy))).to.equal('600');
+    await page.click('button.save');
+    await page.waitForSelector('.notice:text("The rule set was saved.")');
+    expect((await service.api<ValidationRules>('GET', '/validation-rules')).current).to.deep.equal({
+      checks: { 'mpegts-pcr-intervals': { maxIntervalMs: 600 }, 'mpegts-errors': { pcrMaxIntervalMs: 600 } },
+    });
+    await page.close();
+    await service.api('PUT', '/validation-rules/current', {});
+  });
+
   it('saves an edit from the form, and REST then returns it', async () => {
     const page = await openRules(session, service);
     await page.selectOption('#rule-profile', 'tr101290');
@@ -65,7 +99,7 @@ describe('the dashboard rules page (headless Chromium)', function () {
     const rules = await service.api<ValidationRules>('GET', '/validation-rules');
     expect(rules.current).to.deep.equal({
       profile: 'tr101290',
-      checks: { 'mpegts-pcr-intervals': { maxIntervalMs: 55 }, 'klv-timestamp-monotonicity': { allowEqual: true }, 'klv-mandatory-field-errors': { mandatoryTags: [1, 2, 65, 13] } },
+      checks: { 'mpegts-pcr-intervals': { maxIntervalMs: 55 }, 'mpegts-errors': { pcrMaxIntervalMs: 55 }, 'klv-timestamp-monotonicity': { allowEqual: true }, 'klv-mandatory-field-errors': { mandatoryTags: [1, 2, 65, 13] } },
     });
     expect(rules.effective.checks['mpegts-pcr-intervals'].maxIntervalMs).to.equal(55);
     expect(await page.textContent('[data-field="effectiveProfile"]')).to.equal('tr101290');
@@ -111,7 +145,8 @@ describe('the dashboard rules page (headless Chromium)', function () {
     expect(await page.textContent(`[data-field="${PCR_FIELD}"] .field-error`)).to.equal(atField(PCR_FIELD).join('; '));
     expect(await page.textContent('[data-field="checks.klv-mandatory-field-errors.mandatoryTags"] .field-error')).to.equal(atField('checks.klv-mandatory-field-errors.mandatoryTags').join('; '));
     expect(await page.getAttribute(input(PCR_FIELD), 'aria-invalid')).to.equal('true');
-    expect(await page.$$('.field-error')).to.have.length(2);
+    // The PCR interval is one limit in two checks (shared-rule-quantities.ts): both copies were sent, both refused.
+    expect(await page.$$('.field-error')).to.have.length(3);
     expect(await service.api<ValidationRules>('GET', '/validation-rules')).to.deep.equal(before);
     // The typed value stays in the field, for the user to correct.
     expect(await page.inputValue(input(PCR_FIELD))).to.equal('-5');

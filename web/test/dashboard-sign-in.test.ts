@@ -76,6 +76,10 @@ describe('the dashboard sign-in (headless Chromium)', function () {
     await page.waitForSelector('form.sign-in');
     expect(await page.$('nav.top-nav')).to.equal(null);
     expect(requests).to.deep.equal([]);
+    // Both commands that start the service print the sign-in address.
+    expect(await page.textContent('form.sign-in p')).to.equal(
+      "Sign in with the inspection service's API key: open the address klvscope serve or klvscope start printed, or paste the key from its key file.",
+    );
     await saveScreenshot(page, 'dashboard-sign-in');
     await page.close();
   });

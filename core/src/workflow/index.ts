@@ -7,6 +7,7 @@ export { canonicalJson } from './canonical-json.js';
 export { PARSER_VERSION, WORKFLOW_STAGES, compatibilityKey, stageKey, type CheckIdentity, type CompatibilityKey, type WorkflowStage } from './compatibility-key.js';
 export { FileWorkflow, type FileSourceOpener, type FileWorkflowOptions, type IdentifyOptions, type ProgressPhase, type StageRunOptions } from './file-workflow.js';
 export { buildReport, REPORT_TOP_VIOLATIONS } from './report-builder.js';
+export { groupReportProblems, REPORT_PROBLEMS, REPORT_PROBLEM_KINDS, type CheckViolations, type ReportProblem, type ReportProblemKind } from './report-problems.js';
 export * from './stage-payloads.js';
 export { FileSessions, type FileSessionStatus, type Workspace } from './file-sessions.js';
 export { archiveEntryDetail, deleteFromArchive, listArchive, type ArchiveEntryDetail } from './analysis-archive.js';

@@ -3,6 +3,7 @@
  * severe violations across the checks, from the analyze and process payloads.
  */
 import { SEVERITY_RANK } from '../kernel/observations.js';
+import { groupReportProblems } from './report-problems.js';
 import type { AnalyzePayload, OverallVerdict, ProcessPayload, ReportPayload } from './stage-payloads.js';
 
 /** Violations listed in a report, across all checks. */
@@ -25,5 +26,6 @@ export function buildReport(file: { hash: string; path: string }, analyze: Analy
     klv: analyze.klv,
     checks: process.checks.map(({ topViolations: _top, rules: _rules, ...check }) => check),
     topViolations,
+    ...groupReportProblems(process.checks.map((check) => ({ checkId: check.checkId, violations: check.summary.violations, kept: check.topViolations }))),
   };
 }

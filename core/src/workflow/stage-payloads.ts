@@ -2,6 +2,7 @@
  * What each workflow stage produces and caches (catalog `stage_payloads`),
  * and the report built from them.
  */
+import type { ReportProblem, ReportProblemKind } from './report-problems.js';
 import type { CheckResult } from '../kernel/check-run.js';
 import type { Point } from '../kernel/check-point.js';
 import type { Inventory } from '../ts/inventory.js';
@@ -56,6 +57,10 @@ export interface ReportPayload {
   checks: Array<Omit<ProcessedCheck, 'topViolations' | 'rules'>>;
   /** The most severe violations across the checks, with the check that found each. */
   topViolations: Array<Point & { checkId: string }>;
+  /** The same violations (all the checks kept) grouped: one per PID and packet, naming every check that saw it (report-problems.ts). */
+  problems: ReportProblem[];
+  /** The problems of the same PID seen by the same checks, worst first, each as one line. */
+  problemKinds: ReportProblemKind[];
 }
 
 /** How a stage was obtained in one workflow run. */

@@ -4,10 +4,11 @@
  * and written as JSON with --truth FILE. The file appears whole or not at all.
  */
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { once } from 'node:events';
-import { createGenerator, parseFaultSpec, type GeneratorOptions } from '@klvscope/core';
+import { createGenerator, H264ClipSource, parseFaultSpec, type GeneratorOptions } from '@klvscope/core';
+import { demoClipPath } from '../streaming/demo-source.js';
 import { count } from './inventory-text.js';
 import { startProgress } from './progress.js';
 import { UsageError } from './usage-error.js';
@@ -24,6 +25,8 @@ export interface GenerateCliOptions {
   klv?: string;
   klvRate: number;
   klvPts?: boolean;
+  /** Video of real pictures (the streaming module's demo H.264 clip) instead of units that carry none. */
+  picture?: boolean;
 }
 
 function klvOptionsOf(options: GenerateCliOptions): GeneratorOptions['klv'] {
@@ -47,6 +50,8 @@ export async function runGenerate(out: string, options: GenerateCliOptions): Pro
     seed: options.seed,
     faults: options.fault.map((spec) => parseFaultSpec(spec)),
     klv: klvOptionsOf(options),
+    // The generator's own video units carry no picture (they test the transport): a browser shows a decoder error for them.
+    ...(options.picture ? { videoSource: new H264ClipSource(await readFile(demoClipPath())), videoFrameRate: 30 } : {}),
   };
   const stream = createGenerator(generatorOptions);
   const expectedBytes = Math.round((options.duration * options.bitrate) / 8);

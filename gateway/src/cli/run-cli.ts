@@ -184,6 +184,7 @@ function buildProgram(): Command {
     .option('--klv <carriage>', 'add an ST 0601 KLV stream along a flight path: sync (MISB ST 1402 AU cells) or async')
     .option('--klv-rate <hz>', 'KLV packets per second', positiveNumber('--klv-rate'), 30)
     .option('--klv-pts', 'give asynchronous KLV PES a PTS')
+    .option('--picture', 'video of real H.264 pictures (the demo clip) that a browser plays, instead of units that carry none')
     .action(async (out: string, options: GenerateCliOptions) => runGenerate(out, options));
 
   program
@@ -210,7 +211,7 @@ function buildProgram(): Command {
     .argument('<file>', 'MPEG-TS file (188, 192 or 204-byte packets; 188-byte packets are sent)')
     .argument('<url>', 'destination: udp://HOST:PORT or udp://GROUP:PORT, options ?ttl=N&interface=ADDR')
     .option('--speed <x>', 'pace: 1 real time, 4 four times as fast, 0 or max as fast as possible', '1')
-    .option('--loop', 'start again at the end of the file, until Ctrl+C')
+    .option('--loop', 'start again at the end of the file, until Ctrl+C; the stream continues across the restart (PCR, PTS, continuity counters and ST 0601 time carried on)')
     .option('--rtp', 'wrap each datagram in RTP (payload type 33, MP2T)')
     .option('--packets-per-datagram <n>', 'TS packets per datagram', '7')
     .option('--ttl <n>', 'time to live (hops) of the datagrams; a multicast group gets 1 unless given')

@@ -9,7 +9,8 @@
  * - only folders and regular files are listed (a FIFO, socket or device
  *   is nothing to open as a recording);
  * - names starting with '.' are left out unless asked for: the default
- *   root is the home folder, whose dot-folders would bury the recordings.
+ *   root is the home folder, whose dot-folders would bury the recordings;
+ * - the service's own secrets (service-secrets.ts) are never listed.
  *
  * Every entry is looked at with lstat first and its own metadata used, so
  * an entry swapped for a link after the folder was read is judged as the
@@ -55,6 +56,8 @@ export interface BrowseListing {
 
 export interface BrowseOptions {
   showHidden?: boolean;
+  /** Absolute paths never listed (the service's secrets in its data folder). */
+  secrets?: ReadonlySet<string>;
 }
 
 // Numeric, case-insensitive: "rec2.ts" before "rec10.ts", as file managers sort.
@@ -62,7 +65,8 @@ const byName = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
 export async function listBrowseEntries(folder: ConfinedPath, roots: ResolvedRoots, options: BrowseOptions = {}): Promise<BrowseListing> {
   const dirents = await readFolder(folder.path);
-  const visible = options.showHidden === true ? dirents : dirents.filter((dirent) => !dirent.name.startsWith('.'));
+  const secrets = options.secrets ?? new Set<string>();
+  const visible = dirents.filter((dirent) => (options.showHidden === true || !dirent.name.startsWith('.')) && !secrets.has(join(folder.path, dirent.name)));
   const entries = (await Promise.all(visible.map((dirent) => describeEntry(folder.path, dirent.name, roots)))).filter((entry) => entry !== null);
   entries.sort(compareEntries);
   return {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { repoRoot } from '../../../test-support/fixtures.js';
 import { runCli } from './run-cli.js';
 
 describe('klvscope generate', function () {
@@ -19,6 +20,14 @@ describe('klvscope generate', function () {
     const inventory = JSON.parse(runCli(['inspect', '--json', out]).stdout) as { errorCounts: Record<string, number>; durationSeconds: number };
     expect(inventory.errorCounts).to.deep.equal({ 'transport-error': 1, 'continuity-error': 1 });
     expect(inventory.durationSeconds).to.be.closeTo(4, 0.05);
+  });
+
+  it('carries the demo clip\'s H.264 pictures with --picture, so a browser plays the video', () => {
+    const out = join(dir, 'picture.ts');
+    expect(runCli(['generate', out, '--duration', '1', '--klv', 'sync', '--picture']).status).to.equal(0);
+    const clip = readFileSync(join(repoRoot, 'gateway', 'assets', 'demo-clip.h264'));
+    // The clip's first access unit (its SPS, PPS and first slice start) is in the stream's first video PES.
+    expect(readFileSync(out).includes(clip.subarray(0, 64))).to.equal(true);
   });
 
   it('creates the folder of the output file', () => {

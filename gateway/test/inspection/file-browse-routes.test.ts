@@ -236,3 +236,28 @@ describe('inspection service file browsing', function () {
     expect((await server.call('/system/file-check', { method: 'POST', key: null, body: { filePath: join(root, 'flight-2.ts') } })).status).to.equal(401);
   });
 });
+
+describe('file browsing of a data folder made a browse root', function () {
+  this.timeout(20_000);
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+    // The data folder itself as the only root, as a user might set it to browse its recordings.
+    const patched = await server.call('/config', { method: 'PATCH', body: { browseRoots: [server.dataDir] } });
+    expect(patched.status).to.equal(200);
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  it('does not list the service\'s own secrets: the API key file and the stream credentials', async () => {
+    writeFileSync(join(server.dataDir, 'stream-credentials'), 'user:password\n');
+    const roots = await server.call('/system/file-browse/roots');
+    expect(roots.json).to.deep.equal({ roots: [{ path: server.dataDir, exists: true }] });
+    const listed = await server.call('/system/file-browse/entries', { method: 'POST', body: { path: server.dataDir, showHidden: true } });
+    expect(listed.status).to.equal(200);
+    const names = (listed.json as { entries: Array<{ name: string }> }).entries.map((entry) => entry.name);
+    expect(names.filter((name) => ['api-key', 'stream-credentials', 'licence.token', 'vendor-private.pem'].includes(name))).to.deep.equal([]);
+    expect(names.length).to.be.greaterThan(0);
+  });
+});

@@ -88,7 +88,7 @@ export function DashboardApp() {
       >
         <h1>klvscope</h1>
         <p>
-          Sign in with the inspection service's API key: open the address <code>klvscope serve</code> printed, or paste the key from its key file.
+          Sign in with the inspection service's API key: open the address <code>klvscope serve</code> or <code>klvscope start</code> printed, or paste the key from its key file.
         </p>
       </SignInForm>
     );

@@ -5,12 +5,13 @@
  * browse roots (after `..` and symbolic links) is a 403, before anything at
  * the path is opened or listed.
  */
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import * as z from 'zod/mini';
 import { listBrowseEntries } from '../browse-entries.js';
 import { ResolvedRoots, confineToResolvedRoots, confineToRoots } from '../browse-roots.js';
 import { defineRoute, type RouteModule } from '../../http/service-route.js';
 import { checkRecordedFile } from '../recorded-file-check.js';
+import { serviceSecretPaths } from '../service-secrets.js';
 
 export const browseRootsSchema = z.object({
   /** As configured (`browseRoots`); `exists` is whether each is a folder now. */
@@ -75,7 +76,9 @@ export const fileBrowseRoutes: RouteModule = (deps) => {
         // Resolved once for the folder and every link among its entries.
         const current = new ResolvedRoots(roots());
         const folder = await confineToResolvedRoots(body.path, current, { in: 'body', field: 'path' });
-        return listBrowseEntries(folder, current, { showHidden: body.showHidden });
+        // The data folder resolved as the folder is, so a root reached through a link still hides them.
+        const secrets = serviceSecretPaths(await realpath(deps.store.dataDir).catch(() => deps.store.dataDir));
+        return listBrowseEntries(folder, current, { showHidden: body.showHidden, secrets });
       },
     }),
     defineRoute({

@@ -6,11 +6,17 @@
  * and the shared time cursor as a vertical line over the plot. Drag to zoom
  * (uPlot's own selection); panBy/zoomOut/reset for the buttons. A click on
  * a ring selects that violation.
+ *
+ * The y axis is scaled to the data (plot-y-range.ts): a limit far from the
+ * data is written at the edge it lies beyond instead of squashing the data
+ * flat, a wobble of a microsecond on 33 ms is drawn flat, and the tick
+ * labels carry as many decimals as the tick step needs.
  */
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { CheckColumns } from './check-columns.js';
 import type { LimitLine } from './check-limits.js';
+import { axisTickLabels, plotYRange, type PlotYRange } from './plot-y-range.js';
 
 export interface CheckChartOptions {
   width: number;
@@ -21,6 +27,8 @@ export interface CheckChartOptions {
   onSelectViolation: (row: number) => void;
   /** Once, when uPlot has drawn the plot for the first time. */
   onFirstDraw?: () => void;
+  /** Each time the y axis is scaled and labelled: the range, the limits off it, the tick labels. */
+  onYAxis?: (axis: { range: PlotYRange; tickLabels: string[] }) => void;
 }
 
 export interface CheckChart {
@@ -70,7 +78,16 @@ export function createCheckChart(container: HTMLElement, columns: CheckColumns, 
     // uPlot leaves its axis labels' alignment on the context.
     ctx.textAlign = 'left';
     ctx.textBaseline = 'bottom';
+    const { min: yMin, max: yMax } = u.scales.y as { min: number; max: number };
     for (const limit of options.limits) {
+      if (limit.value > yMax || limit.value < yMin) {
+        // Off the scale: said at the edge it lies beyond, not drawn by squashing the data.
+        const above = limit.value > yMax;
+        ctx.textBaseline = above ? 'top' : 'bottom';
+        ctx.fillText(`${above ? '↑' : '↓'} ${limit.label}, off the scale`, bbox.left + 4 * ratio, above ? bbox.top + 2 * ratio : bbox.top + bbox.height - 2 * ratio);
+        ctx.textBaseline = 'bottom';
+        continue;
+      }
       const y = Math.round(u.valToPos(limit.value, 'y', true));
       ctx.beginPath();
       ctx.moveTo(bbox.left, y);
@@ -79,6 +96,9 @@ export function createCheckChart(container: HTMLElement, columns: CheckColumns, 
       ctx.fillText(limit.label, bbox.left + 4 * ratio, y - 3 * ratio);
     }
     ctx.setLineDash([]);
+    // The rings are not clipped: one at an edge of the plot is drawn whole, over the axis gutter.
+    ctx.restore();
+    ctx.save();
     const radius = 5 * ratio;
     const { min, max } = u.scales.x as { min: number; max: number };
     for (const row of violationRows) {
@@ -115,6 +135,7 @@ export function createCheckChart(container: HTMLElement, columns: CheckColumns, 
   };
 
   const limitValues = options.limits.map((limit) => limit.value);
+  let yRange: PlotYRange | null = null;
   let drawn = false;
   const plot = new uPlot(
     {
@@ -123,16 +144,24 @@ export function createCheckChart(container: HTMLElement, columns: CheckColumns, 
       scales: {
         x: { time: false, range: (_u, min, max) => (min === max ? [min - 0.5, max + 0.5] : [min, max]) },
         y: {
-          // The limits in view as well as the data, so a line far below its limit still shows both.
           range: (_u, min, max) => {
-            const low = Math.min(min ?? 0, ...limitValues);
-            const high = Math.max(max ?? 1, ...limitValues);
-            const pad = (high - low) * 0.08 || Math.abs(high) * 0.1 || 1;
-            return [low - pad, high + pad];
+            const range = plotYRange(min, max, limitValues);
+            yRange = range;
+            return [range.min, range.max];
           },
         },
       },
-      axes: [{ label: 'stream time (s)' }, { label: options.unit ?? '' }],
+      axes: [
+        { label: 'stream time (s)', values: (_u, ticks) => axisTickLabels(ticks) },
+        {
+          label: options.unit ?? '',
+          values: (_u, ticks) => {
+            const labels = axisTickLabels(ticks);
+            if (yRange !== null) options.onYAxis?.({ range: yRange, tickLabels: labels });
+            return labels;
+          },
+        },
+      ],
       series: [
         { label: 'stream time (s)' },
         ...columns.series.map((series, index) => ({

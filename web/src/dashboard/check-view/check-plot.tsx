@@ -7,6 +7,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { createCheckChart, type CheckChart } from './check-chart.js';
 import type { CheckColumns } from './check-columns.js';
 import type { LimitLine } from './check-limits.js';
+import type { PlotYRange } from './plot-y-range.js';
 
 export interface CheckPlotProps {
   columns: CheckColumns;
@@ -17,15 +18,29 @@ export interface CheckPlotProps {
   onSelectViolation: (row: number) => void;
   /** Once drawn: milliseconds from having the columns to the first draw. */
   onDrawn: (elapsedMs: number) => void;
+  /** The y axis as drawn: its range, the limits off it, its tick labels. */
+  onYAxis?: (axis: { range: PlotYRange; tickLabels: string[] }) => void;
 }
 
 const PLOT_HEIGHT_PX = 300;
 
-export function CheckPlot({ columns, limits, unit, cursorTimeS, selectedRow, onSelectViolation, onDrawn }: CheckPlotProps) {
+export function CheckPlot(props: CheckPlotProps) {
+  // No point has a stream time: an empty frame of −0.5…0.5 s would say nothing; a sentence does.
+  if (props.columns.times.length === 0) {
+    return (
+      <section class="panel check-plot">
+        <p class="plot-empty">Nothing to plot: the check gave no point with a stream time{props.columns.unplaced > 0 ? ` (${props.columns.unplaced} before the first PCR, listed below)` : ''}.</p>
+      </section>
+    );
+  }
+  return <DrawnPlot {...props} />;
+}
+
+function DrawnPlot({ columns, limits, unit, cursorTimeS, selectedRow, onSelectViolation, onDrawn, onYAxis }: CheckPlotProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const chartRef = useRef<CheckChart | null>(null);
-  const latest = useRef({ onSelectViolation, onDrawn });
-  latest.current = { onSelectViolation, onDrawn };
+  const latest = useRef({ onSelectViolation, onDrawn, onYAxis });
+  latest.current = { onSelectViolation, onDrawn, onYAxis };
 
   useEffect(() => {
     const container = containerRef.current;
@@ -38,6 +53,7 @@ export function CheckPlot({ columns, limits, unit, cursorTimeS, selectedRow, onS
       limits,
       onSelectViolation: (row) => latest.current.onSelectViolation(row),
       onFirstDraw: () => latest.current.onDrawn(performance.now() - started),
+      onYAxis: (axis) => latest.current.onYAxis?.(axis),
     });
     chartRef.current = chart;
     const resize = new ResizeObserver(() => chart.resize(Math.max(320, container.clientWidth)));

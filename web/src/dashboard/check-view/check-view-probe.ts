@@ -13,6 +13,8 @@ export interface CheckViewProbe {
   violationMarkers: number;
   /** The limit lines drawn, by value. */
   limits: number[];
+  /** The plot's y axis as last drawn: its range, the limits written at its edge (off the scale), its tick labels; null with nothing plotted. */
+  yAxis: { min: number; max: number; offScale: number[]; tickLabels: string[] } | null;
   /** Milliseconds from having the columns to the plot drawn (uPlot's creation and first draw). */
   plotDrawnMs: number | null;
   selectedRow: number | null;
@@ -23,6 +25,8 @@ export interface CheckViewProbe {
   framesShown: number;
   /** The frame on screen: media time, its mapped PTS (33 bits), its stream time, and the PTS of the packet the panel shows. */
   frame: { mediaTime: number; pts90kHz: number; streamTimeS: number; klvPts90kHz: number | null } | null;
+  /** The packet the metadata panel (and the map's position) shows: its PID, arrival in stream time, PTS and platform latitude. */
+  panelKlv: { pid: number; streamTimeS: number | null; pts90kHz: number | null; sensorLatitudeDeg: number | null } | null;
   metadataPackets: number;
   trackPointCount: number;
   frameCentrePointCount: number;
@@ -43,11 +47,13 @@ export function emptyCheckViewProbe(): CheckViewProbe {
     violationMarkers: 0,
     limits: [],
     plotDrawnMs: null,
+    yAxis: null,
     selectedRow: null,
     cursorTimeS: null,
     seeks: 0,
     framesShown: 0,
     frame: null,
+    panelKlv: null,
     metadataPackets: 0,
     trackPointCount: 0,
     frameCentrePointCount: 0,

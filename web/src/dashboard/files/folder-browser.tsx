@@ -10,6 +10,7 @@ import { ApiError, type ApiClient } from '../api-client.js';
 import { ErrorNotice } from '../error-notice.js';
 import { useApiData } from '../use-api-data.js';
 import { formatByteSize } from './byte-size.js';
+import { BrowseRootsEditor } from './browse-roots-editor.js';
 import { filesApi, type FileCheck, type FolderListing } from './files-api.js';
 import { formatUtcTime } from './utc-time.js';
 
@@ -74,18 +75,9 @@ export function FolderBrowser({ api, onInspect }: { api: ApiClient; onInspect: (
   return (
     <section class="panel folder-browser">
       <h2>Recordings</h2>
-      <div class="browse-roots">
-        <span>Browse roots:</span>
-        {roots.state === 'loading' && <span class="loading">loading…</span>}
-        {roots.state === 'failed' && <ErrorNotice error={roots.error} what="list the browse roots" />}
-        {roots.state === 'loaded' &&
-          roots.data.map((root) => (
-            <button type="button" class="browse-root" data-path={root.path} disabled={!root.exists} title={root.exists ? 'open this root' : 'not a folder now (not mounted?)'} onClick={() => openFolder(root.path)}>
-              {root.path}
-            </button>
-          ))}
-        {roots.state === 'loaded' && roots.data.length === 0 && <span>none configured (PATCH /config browseRoots)</span>}
-      </div>
+      {roots.state === 'loading' && <p class="loading">Loading the browse roots…</p>}
+      {roots.state === 'failed' && <ErrorNotice error={roots.error} what="list the browse roots" />}
+      {roots.state === 'loaded' && <BrowseRootsEditor api={api} roots={roots.data} onOpen={openFolder} onChanged={() => roots.reload()} />}
       <form
         class="path-form"
         onSubmit={(event) => {

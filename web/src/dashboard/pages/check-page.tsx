@@ -116,6 +116,9 @@ function LoadedCheck({ api, filePath, detail }: { api: PageProps['api']; filePat
         onDrawn={(elapsedMs) => {
           probe.plotDrawnMs = elapsedMs;
         }}
+        onYAxis={({ range, tickLabels }) => {
+          probe.yAxis = { ...range, tickLabels };
+        }}
       />
       <ViolationList points={detail.points} columns={columns} selectedRow={selectedRow} onSelect={select} />
       <RecordingPlayback api={api} filePath={filePath} ingestRunId={detail.ingestRunId} cursorTimeS={cursorTimeS} seekTo={seekTo} onStreamTime={onStreamTime} probe={probe} />

@@ -1,6 +1,6 @@
 /**
  * The report page (`#/report?file=PATH`): a file's report under the current
- * rules — verdict, the checks with their verdicts and worst values (each row
+ * rules — verdict, the worst problems (one line each), the checks with their verdicts and worst values (each row
  * opens the check), the inventory, the KLV summary and the most severe
  * violations. A file without a report under the current rules offers to
  * inspect it here, with the same progress bar as the files page.
@@ -14,6 +14,7 @@ import type { PageProps } from '../page-props.js';
 import { ChecksTable } from '../report/checks-table.js';
 import { InventoryPanel } from '../report/inventory-panel.js';
 import { KlvSummaryPanel } from '../report/klv-summary-panel.js';
+import { ProblemKindsPanel } from '../report/problem-kinds-panel.js';
 import { loadReport, type FileReport } from '../report/report-api.js';
 import { TopViolationsPanel } from '../report/top-violations-panel.js';
 import { useApiData } from '../use-api-data.js';
@@ -61,8 +62,9 @@ function ReportView({ report, filePath, navigate }: { report: FileReport; filePa
           file hash <code>{report.fileHash}</code> · ingest run <code>{report.runId}</code>
         </p>
       </section>
+      <ProblemKindsPanel report={report} filePath={filePath} />
       <ChecksTable filePath={filePath} checks={report.checks} navigate={navigate} />
-      <InventoryPanel inventory={report.inventory} />
+      <InventoryPanel inventory={report.inventory} checks={report.checks} />
       <KlvSummaryPanel klv={report.klv} />
       <TopViolationsPanel report={report} filePath={filePath} />
     </>

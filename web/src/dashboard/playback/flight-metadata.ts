@@ -7,6 +7,9 @@
  *   a frame without one shows the latest packet before it;
  * - asynchronous with PTS: the latest packet whose PTS is not after the frame's;
  * - without PTS: the latest packet that arrived (stream time) before the frame is presented.
+ * A packet that arrived before the first PCR has no stream time (`t` null):
+ * real recordings start so (kwiver's MPEG-2 and HEVC samples), and it came
+ * before every frame, so it counts as arrived at the start, never as absent.
  */
 import { frameKlvValues, type KlvItem, type StreamKlvMessage } from '@klvscope/core/browser';
 import { PTS_HALF_MS } from '../../viewer/pts-clock.js';
@@ -40,6 +43,8 @@ export class FlightMetadata {
   private readonly timed: TimedPacket[] = [];
   /** Packets without PTS, in stream order. */
   private readonly untimed: StreamKlvMessage[] = [];
+  /** Every packet, in stream order: what follows the cursor without a picture. */
+  private readonly inStreamOrder: StreamKlvMessage[] = [];
   /** The platform and frame-centre tracks of every packet, in stream order. */
   readonly track = new TrackLog();
   readonly packets: number;
@@ -58,6 +63,7 @@ export class FlightMetadata {
         values: frameKlvValues(row.items),
       };
       this.track.add(message.values);
+      this.inStreamOrder.push(message);
       if (row.pts90kHz !== null && clock !== null) this.timed.push({ message, pts90kHz: clock.unwrap(row.pts90kHz) });
       else this.untimed.push(message);
     }
@@ -83,18 +89,25 @@ export class FlightMetadata {
     }
     let untimed: StreamKlvMessage | null = null;
     for (const message of this.untimed) {
-      if (message.streamTime === null || message.streamTime > streamTimeS) break;
+      if (arrivedS(message) > streamTimeS) break;
       untimed = message;
     }
-    if (untimed !== null && (timed === null || (untimed.streamTime ?? 0) > (timed.streamTime ?? 0))) return { message: untimed, exact: false };
+    if (untimed !== null && (timed === null || arrivedS(untimed) > arrivedS(timed))) return { message: untimed, exact: false };
     return timed === null ? null : { message: timed, exact };
   }
 
-  /** Without video: the latest packet at or before stream time `streamTimeS`. */
+  /** Without video: the latest packet that arrived at or before stream time `streamTimeS`. */
   atStreamTime(streamTimeS: number): StreamKlvMessage | null {
     let found: StreamKlvMessage | null = null;
-    for (const { message } of this.timed) if (message.streamTime !== null && message.streamTime <= streamTimeS && (found === null || message.streamTime >= (found.streamTime ?? 0))) found = message;
-    for (const message of this.untimed) if (message.streamTime !== null && message.streamTime <= streamTimeS && (found === null || message.streamTime >= (found.streamTime ?? 0))) found = message;
+    for (const message of this.inStreamOrder) {
+      if (arrivedS(message) > streamTimeS) break;
+      found = message;
+    }
     return found;
   }
+}
+
+/** When a packet arrived, in stream time; one before the first PCR arrived before every frame. */
+function arrivedS(message: StreamKlvMessage): number {
+  return message.streamTime ?? Number.NEGATIVE_INFINITY;
 }

@@ -85,7 +85,8 @@ function LoadedPlayback({ sources, cursorTimeS, seekTo, onStreamTime, probe }: R
             ? untranscodedReason(playability.codec, transcoded.reason)
             : null;
   const notice = reason ?? playerError;
-  const playable = reason === null && videoUrl !== null;
+  // A player that failed shows no frame: the panel and the map must follow the cursor then too.
+  const playable = notice === null && videoUrl !== null;
   const progress = reason === null && transcoded?.state === 'waiting' ? transcoded.progress : null;
   probe.metadataPackets = flight.packets;
   probe.videoNotice = notice;
@@ -129,6 +130,7 @@ function LoadedPlayback({ sources, cursorTimeS, seekTo, onStreamTime, probe }: R
   // Without a picture, the panel and the map follow the time cursor.
   const cursorKlv = useMemo(() => (playable || cursorTimeS === null ? null : flight.atStreamTime(cursorTimeS)), [playable, cursorTimeS, flight]);
   const shown = playable ? (frame?.klv ?? null) : cursorKlv;
+  probe.panelKlv = shown === null ? null : { pid: shown.pid, streamTimeS: shown.streamTime, pts90kHz: shown.pts90kHz, sensorLatitudeDeg: shown.values.sensorLatitudeDeg };
 
   const onDrawn = useCallback((platformPoints: number, frameCentrePoints: number) => {
     probe.trackPointCount = platformPoints;
@@ -139,7 +141,7 @@ function LoadedPlayback({ sources, cursorTimeS, seekTo, onStreamTime, probe }: R
     <div class="recording-playback">
       <section class="panel playback-video" data-playable={playable ? 'true' : 'false'}>
         <h2>Video</h2>
-        {videoUrl !== null && playable && <RecordingVideo url={videoUrl} seek={seek} onTimeline={onTimeline} onFrame={onFrame} onError={setPlayerError} />}
+        {videoUrl !== null && reason === null && <RecordingVideo url={videoUrl} seek={seek} onTimeline={onTimeline} onFrame={onFrame} onError={setPlayerError} />}
         {progress !== null && playability.kind === 'transcode' && (
           <p class="video-transcoding" role="status" data-field="transcoding">
             Transcoding the video to H.264 for this browser ({playability.codec})… {Math.floor(progress * 100)} %

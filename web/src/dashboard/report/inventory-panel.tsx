@@ -3,8 +3,13 @@ import type { Inventory } from '@klvscope/core/browser';
 import { formatBitrate } from '../../shared/bitrate-format.js';
 import { formatByteSize } from '../files/byte-size.js';
 import { pidLabel } from './pid-label.js';
+import type { ReportCheck } from './report-api.js';
 
-export function InventoryPanel({ inventory }: { inventory: Inventory }) {
+/** The TR 101 290 check: it judges timing too (PCR, PTS, PAT and PMT repetition), which no packet's parse reports. */
+const TR_101_290_CHECK = 'mpegts-errors';
+
+export function InventoryPanel({ inventory, checks }: { inventory: Inventory; checks: readonly ReportCheck[] }) {
+  const tr101290 = checks.find((check) => check.checkId === TR_101_290_CHECK);
   const errors = Object.entries(inventory.errorCounts).filter(([, count]) => (count ?? 0) > 0);
   return (
     <section class="panel inventory">
@@ -70,8 +75,14 @@ export function InventoryPanel({ inventory }: { inventory: Inventory }) {
         </tbody>
       </table>
       <p class="error-counts">
-        Transport errors by type:{' '}
+        Errors found parsing the packets, by type:{' '}
         {errors.length === 0 ? 'none' : errors.map(([type, count]) => <span class="error-count" data-type={type}>{`${type} ${count}`}</span>)}
+        {tr101290 !== undefined && tr101290.summary.violations > 0 && (
+          <span class="tr101290-count" data-violations={tr101290.summary.violations}>
+            {' '}
+            · the TR 101 290 check ({TR_101_290_CHECK}) counts {tr101290.summary.violations} violations, timing included (see the worst problems above)
+          </span>
+        )}
       </p>
     </section>
   );

@@ -5,7 +5,7 @@
  * rules. The same report `POST /automation/file-session/inspect` answers,
  * read without opening a session.
  */
-import type { CheckStatus, CheckSummary, Inventory, KlvPidSummary, Point } from '@klvscope/core/browser';
+import type { CheckStatus, CheckSummary, Inventory, KlvPidSummary, Point, ReportProblem, ReportProblemKind } from '@klvscope/core/browser';
 import { ApiError, type ApiClient } from '../api-client.js';
 
 /** One check's outcome in a report (its points are the detail endpoint's). */
@@ -29,6 +29,10 @@ export interface FileReport {
   checks: ReportCheck[];
   /** The most severe violations across the checks, with the check that found each. */
   topViolations: Array<Point & { checkId: string }>;
+  /** The violations the checks kept, one per PID and packet, naming every check that saw it. */
+  problems: ReportProblem[];
+  /** The problems of one PID seen by the same checks, worst first, each as one line. */
+  problemKinds: ReportProblemKind[];
 }
 
 /** The report of the file's current content under the current rules; null when it has not been inspected under them. */

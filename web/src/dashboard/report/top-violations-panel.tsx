@@ -2,11 +2,17 @@
  * The most severe violations across the checks (the report keeps up to 50),
  * in stream order within a severity; each names its check, which it opens.
  * The first few show; the rest on request, so the list does not bury the page.
+ * The heading says how many the checks counted, so a capped list never
+ * passes for the whole.
  */
 import { useState } from 'preact/hooks';
 import { routeHash } from '../dashboard-route.js';
 import type { FileReport } from './report-api.js';
 import { pidLabel } from './pid-label.js';
+
+/** The caps of the report's list (core's TOP_VIOLATIONS_PER_CHECK and REPORT_TOP_VIOLATIONS). */
+const KEPT_PER_CHECK = 20;
+const KEPT_IN_ALL = 50;
 
 /** Violations listed before "Show all". */
 const VIOLATIONS_SHOWN_FIRST = 10;
@@ -15,9 +21,21 @@ export function TopViolationsPanel({ report, filePath }: { report: FileReport; f
   const [showAll, setShowAll] = useState(false);
   if (report.topViolations.length === 0) return null;
   const shown = showAll ? report.topViolations : report.topViolations.slice(0, VIOLATIONS_SHOWN_FIRST);
+  const counted = report.checks.reduce((sum, check) => sum + check.summary.violations, 0);
+  const listed = report.topViolations.length;
   return (
     <section class="panel top-violations">
-      <h2>Most severe violations ({report.topViolations.length})</h2>
+      <h2>
+        Most severe violations{' '}
+        <span class="count" data-listed={listed} data-counted={counted}>
+          ({listed === counted ? listed : `${listed} listed of ${counted} the checks counted`})
+        </span>
+      </h2>
+      {listed < counted && (
+        <p class="capped">
+          The report keeps the {KEPT_PER_CHECK} most severe violations of each check and {KEPT_IN_ALL} in all; each check's page lists every one.
+        </p>
+      )}
       <table class="data">
         <thead>
           <tr>

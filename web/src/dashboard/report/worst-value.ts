@@ -13,7 +13,7 @@ export function worstValue(value: ValueStatistics | null): number | null {
   return Math.abs(value.min) > Math.abs(value.max) ? value.min : value.max;
 }
 
-/** Up to 6 significant digits, without trailing zeros, and the unit (`237.632 ms`); a dash when there is none. */
+/** In the pages' one quantity format, with the unit (`237.632 ms`); a dash when there is none. */
 export function formatWorstValue(value: ValueStatistics | null): string {
   return formatPointValue(worstValue(value), value?.unit);
 }

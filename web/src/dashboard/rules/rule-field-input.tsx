@@ -5,9 +5,14 @@
  * else the effective value (the profile's or the check's default) in grey;
  * "reset" takes the user's value out again. What is typed goes to the
  * service as typed: the service judges it, and its problem is shown here.
+ * A text box reports each keystroke (`input`, not `change`, which waits for
+ * the field to lose focus) so Save is enabled while typing, and keeps its
+ * own text while that text still means the form's value ("1." is 1).
  */
+import { useState } from 'preact/hooks';
 import type { RuleField } from './rule-form-fields.js';
 import { fieldKey } from './rule-form-fields.js';
+import { sharedQuantityOf } from './shared-rule-quantities.js';
 
 export interface RuleFieldInputProps {
   field: RuleField;
@@ -25,6 +30,8 @@ export function RuleFieldInput({ field, given, effective, problems, onChange }: 
   const set = given !== undefined;
   const shown = set ? given : effective;
   const problemId = `${id}-problem`;
+  const [typed, setTyped] = useState<string | null>(null);
+  const shared = sharedQuantityOf(field.path);
   const common = {
     id,
     name: key,
@@ -68,9 +75,12 @@ export function RuleFieldInput({ field, given, effective, problems, onChange }: 
             type="text"
             inputMode={field.kind === 'number' || field.kind === 'integer' ? 'decimal' : undefined}
             spellcheck={false}
-            value={textOf(field, shown)}
+            value={typed !== null && sameValue(parseText(field, typed), shown) ? typed : textOf(field, shown)}
             placeholder={shown === undefined ? "the profile's, once saved" : field.nullable ? 'none' : undefined}
-            onChange={(event) => onChange(parseText(field, event.currentTarget.value))}
+            onInput={(event) => {
+              setTyped(event.currentTarget.value);
+              onChange(parseText(field, event.currentTarget.value));
+            }}
           />
         )}
         {set && (
@@ -83,6 +93,11 @@ export function RuleFieldInput({ field, given, effective, problems, onChange }: 
         {field.description}
         {field.bounds !== null && <span class="bounds"> ({field.bounds})</span>}
       </p>
+      {shared !== null && (
+        <p class="rule-hint shared-quantity" data-shared-with={shared.fields.filter((other) => other !== key).join(' ')}>
+          One limit on {shared.quantity}: set together with {shared.fields.filter((other) => other !== key).join(', ')}.
+        </p>
+      )}
       {problems !== undefined && (
         <p id={problemId} class="error field-error" role="alert">
           {problems.join('; ')}
@@ -90,6 +105,10 @@ export function RuleFieldInput({ field, given, effective, problems, onChange }: 
       )}
     </div>
   );
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 function textOf(field: RuleField, value: unknown): string {

@@ -11,6 +11,7 @@ import { fieldKey, ruleFieldGroups } from './rule-form-fields.js';
 import { RuleFieldInput } from './rule-field-input.js';
 import { problemsByField, type ProblemsByField } from './rule-problems-by-field.js';
 import { valueAt, withValue, type RuleSetDraft } from './rule-set-draft.js';
+import { sharedQuantityOf } from './shared-rule-quantities.js';
 import type { ValidationRules } from './validation-rules.js';
 
 export interface RuleSetFormProps {
@@ -34,7 +35,9 @@ export function RuleSetForm({ api, rules, onSaved, onDirty }: RuleSetFormProps) 
   const dirty = useMemo(() => JSON.stringify(draft) !== JSON.stringify(rules.current), [draft, rules.current]);
 
   const change = (path: readonly string[], value: unknown) => {
-    const next = withValue(draftRef.current, path, value);
+    // A limit several checks keep a copy of is one limit: set (or reset) every copy.
+    const paths = sharedQuantityOf(path)?.fields.map((key) => key.split('.')) ?? [path];
+    const next = paths.reduce((set, each) => withValue(set, each, value), draftRef.current);
     draftRef.current = next;
     setDraft(next);
     onDirty(JSON.stringify(next) !== JSON.stringify(rules.current));
