@@ -14,6 +14,7 @@ import { APP_VERSION } from '../app-version.js';
 import { installErrorHandling } from '../http/error-response.js';
 import { serviceFastifyOptions } from '../http/service-fastify-options.js';
 import { installHostHeaderGuard } from '../http/host-header-guard.js';
+import { loopbackUpgradeRefusal, refuseUpgrade } from '../http/socket-upgrade-guard.js';
 import { DEFAULT_HOST, isLoopbackHost } from '../http/loopback-host.js';
 import { parseRouteInput } from '../http/request-validation.js';
 import type { LicenceState } from '../licence/index.js';
@@ -99,17 +100,18 @@ export function createStreamingApp(parts: StreamingServerParts, options: Streami
     },
   });
 
+  // On loopback, a page of another site re-pointed at 127.0.0.1 (DNS rebinding) is refused by its Host header, and a socket opened by another site's page by its Origin; a module bound to a network address answers any name.
+  const onLoopback = isLoopbackHost(options.host ?? DEFAULT_HOST);
+
   function upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = (request.url ?? '').split('?')[0];
-    if (path !== STREAM_SOCKET_PATH) {
-      socket.end('HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"error":{"code":"ERR_ROUTE_NOT_FOUND","message":"WebSocket only at /stream"}}');
-      return;
-    }
+    if (path !== STREAM_SOCKET_PATH) return refuseUpgrade(socket, { status: 404, code: 'ERR_ROUTE_NOT_FOUND', message: `no WebSocket endpoint at ${path}: the stream is at ${STREAM_SOCKET_PATH}` });
+    const refusal = onLoopback ? loopbackUpgradeRefusal(request) : null;
+    if (refusal !== null) return refuseUpgrade(socket, refusal);
     sockets.handleUpgrade(request, socket, head, (ws) => parts.module.addViewer(ws));
   }
 
-  // On loopback, a page of another site re-pointed at 127.0.0.1 (DNS rebinding) is refused by its Host header; a module bound to a network address answers any name.
-  if (isLoopbackHost(options.host ?? DEFAULT_HOST)) installHostHeaderGuard(app);
+  if (onLoopback) installHostHeaderGuard(app);
   installErrorHandling(app);
 
   app.get('/info', () => streamInfo(parts));
