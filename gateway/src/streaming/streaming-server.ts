@@ -31,6 +31,8 @@ import { sendWebAppFile } from '../http/web-app-files.js';
 /** Commands are a few dozen bytes. */
 const BODY_LIMIT_BYTES = 16 * 1024;
 export const STREAM_SOCKET_PATH = '/stream';
+/** How long the viewers have to answer the close handshake when the module stops. */
+const VIEWER_CLOSE_WAIT_MS = 1_000;
 /** RFC 7235 4.1: the challenge a 401 carries. */
 const CHALLENGE = 'Basic realm="klvscope streaming module", charset="UTF-8"';
 
@@ -116,20 +118,39 @@ export function createStreamingApp(parts: StreamingServerParts, options: Streami
 
   app.get('/info', () => streamInfo(parts));
   app.get('/recorderState', () => parts.recorder.status());
-  app.post('/command', async (request, reply) => {
-    authenticate(request, reply, parts.credentials);
+  // The credentials before the body is read: a caller without them learns nothing of the command's shape.
+  app.post('/command', { onRequest: async (request, reply) => authenticate(request, reply, parts.credentials) }, async (request, reply) => {
     const { body } = parseRouteInput({ body: commandSchema }, request) as { body: z.output<typeof commandSchema> };
     return runCommand(parts, body, reply);
   });
   app.get(`/${POSTER_FILE_NAME}`, (_request, reply) => reply.type('image/svg+xml').header('cache-control', 'no-cache').send(POSTER_SVG));
   app.get('/*', (request, reply) => serveViewerFile(parts.viewer, request, reply));
   app.addHook('preClose', async () => {
-    for (const client of sockets.clients) client.terminate();
+    // The viewers hear 1001 (going away); one that does not answer the close handshake in time is cut.
     await parts.module.close();
+    await closedWithin(sockets, VIEWER_CLOSE_WAIT_MS);
+    for (const client of sockets.clients) client.terminate();
     // The last packets reach the file, which is closed.
     await parts.recorder.stop();
   });
   return app;
+}
+
+/** Resolves once every socket has closed, or after `ms`. */
+function closedWithin(sockets: WebSocketServer, ms: number): Promise<void> {
+  const open = [...sockets.clients].filter((client) => client.readyState !== client.CLOSED);
+  if (open.length === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    let left = open.length;
+    for (const client of open) {
+      client.once('close', () => {
+        if (--left > 0) return;
+        clearTimeout(timer);
+        resolve();
+      });
+    }
+  });
 }
 
 /** 401 with a challenge for a missing or wrong Authorization header. */
