@@ -9,7 +9,7 @@
  * started again).
  */
 import { TS_PACKET_SIZE, TS_SYNC_BYTE, VIEWER_LIMIT_CLOSE_CODE, type RecorderStatus, type SourceState, type SourceStatus, type StreamKlvMessage, type StreamStatusMessage } from '@klvscope/core';
-import { epochNow, type LiveChunk, type LiveSource } from '@klvscope/adapters';
+import { epochNow, TsFramer, type LiveChunk, type LiveSource } from '@klvscope/adapters';
 import type { WebSocket } from 'ws';
 import { StreamAnalysis } from './stream-analysis.js';
 import type { StreamingConfig } from './streaming-config.js';
@@ -49,9 +49,10 @@ export class StreamingModule {
   private bytesThisSecond = 0;
   private bitrateBps = 0;
   private klvRateHz = 0;
-  /** Bytes of a packet split across chunks (a source that does not deliver whole packets). */
-  private readonly carry = new Uint8Array(TS_PACKET_SIZE);
-  private carried = 0;
+  /** Frames chunks that are not whole packets (noise, a datagram of something else): only TS packets go on. */
+  private framer = new TsFramer();
+  /** Bytes that were not TS packets since the last packet: a sender of something else is no feed. */
+  private noiseBytes = 0;
   private readonly timers: NodeJS.Timeout[] = [];
   private retryWake: (() => void) | null = null;
 
@@ -196,22 +197,24 @@ export class StreamingModule {
     void this.closeTranscoder();
     this.videoPath = null;
     this.analysis = new StreamAnalysis(this.onKlv);
-    this.carried = 0;
+    this.framer = new TsFramer();
+    this.noiseBytes = 0;
     this.fanout.restart();
     this.lastChunkAt = performance.now();
   }
 
   private take(chunk: LiveChunk): void {
+    const packets = this.packetsOf(chunk.bytes);
+    // Only TS packets make a source `receiving`: a sender of anything else stays silent to the viewers.
+    if (packets.length === 0) return;
     if (this.sourceStatus.state !== 'receiving') {
       // Data back after silence: the sender may have started again with new clocks.
       if (this.sourceStatus.state === 'silent') this.newRun();
       this.setSource('receiving', null);
     }
     this.lastChunkAt = performance.now();
-    const { bytes } = chunk;
-    this.bytesThisSecond += bytes.length;
-    const packets = this.carried === 0 && bytes.length % TS_PACKET_SIZE === 0 && bytes[0] === TS_SYNC_BYTE ? bytes : this.realign(bytes);
-    if (packets.length === 0) return;
+    this.noiseBytes = 0;
+    this.bytesThisSecond += packets.length;
     this.analysis.push(packets);
     if (this.videoPath === null && this.analysis.pmtSeen) this.chooseVideoPath();
     this.options.recorder.write(packets);
@@ -244,17 +247,22 @@ export class StreamingModule {
     }
   }
 
-  /** Whole packets out of chunks that split them: the carried start of one plus this chunk, up to its last whole packet. */
-  private realign(bytes: Uint8Array): Uint8Array {
-    const total = this.carried + bytes.length;
-    const whole = total - (total % TS_PACKET_SIZE);
-    const out = new Uint8Array(whole);
-    out.set(this.carry.subarray(0, this.carried));
-    out.set(bytes.subarray(0, whole - this.carried), this.carried);
-    const rest = bytes.subarray(whole - this.carried);
-    this.carry.set(rest);
-    this.carried = rest.length;
-    return out;
+  /**
+   * The TS packets of a chunk. A chunk of whole packets (a datagram, a paced file's chunk) goes on as it is; anything
+   * else is framed on the sync byte (ISO 13818-1 2.4.3.2), the bytes that are no packet counted and dropped. A whole
+   * chunk after noise starts afresh: the sources deliver whole packets, so what the framer holds then is noise.
+   */
+  private packetsOf(bytes: Uint8Array): Uint8Array {
+    if (isWholePackets(bytes)) {
+      if (this.framer.pending > 0) {
+        this.noiseBytes += this.framer.pending;
+        this.framer = new TsFramer();
+      }
+      return bytes;
+    }
+    const framed = this.framer.push(bytes);
+    for (const run of framed.noise) this.noiseBytes += run.count;
+    return framed.bytes;
   }
 
   private readonly onKlv = (message: StreamKlvMessage): void => {
@@ -269,9 +277,13 @@ export class StreamingModule {
   }
 
   private checkSilence(): void {
-    if (this.sourceStatus.state !== 'receiving') return;
+    // A source that sent only noise since it opened is as silent as one that sent nothing.
+    const noiseOnly = this.sourceStatus.state === 'starting' && this.noiseBytes > 0;
+    if (this.sourceStatus.state !== 'receiving' && !noiseOnly) return;
     const silentMs = performance.now() - this.lastChunkAt;
-    if (silentMs >= this.config.silenceMs) this.setSource('silent', `no data from the source for ${(silentMs / 1000).toFixed(1)} s`);
+    if (silentMs < this.config.silenceMs) return;
+    const seconds = (silentMs / 1000).toFixed(1);
+    this.setSource('silent', this.noiseBytes > 0 ? `no MPEG-TS from the source for ${seconds} s: ${this.noiseBytes.toLocaleString('en-US')} bytes arrived that are not TS packets` : `no data from the source for ${seconds} s`);
   }
 
   private setSource(state: SourceState, message: string | null): void {
@@ -290,4 +302,11 @@ export class StreamingModule {
       };
     });
   }
+}
+
+/** Whole 188-byte packets, each starting with the sync byte. */
+function isWholePackets(bytes: Uint8Array): boolean {
+  if (bytes.length === 0 || bytes.length % TS_PACKET_SIZE !== 0) return false;
+  for (let pos = 0; pos < bytes.length; pos += TS_PACKET_SIZE) if (bytes[pos] !== TS_SYNC_BYTE) return false;
+  return true;
 }
