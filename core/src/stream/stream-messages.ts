@@ -108,6 +108,8 @@ export interface StreamStatusMessage {
   recorder: RecorderStatus;
   missionName: string;
   videoResolution: string;
+  /** Why the viewers get no picture now (the hello's, or a transcoder that failed or stalled since), or null. */
+  noPictureReason: string | null;
 }
 
 export type StreamMessage = StreamHelloMessage | StreamKlvMessage | StreamStatusMessage;

@@ -40,6 +40,9 @@ export class StreamingModule {
   /** What the viewers get when it is transcoded: the transcoder's output, analysed for its own PIDs. */
   private transcoded: StreamAnalysis | null = null;
   private transcoderFailure: string | null = null;
+  /** When the transcoder last sent bytes (or started), performance.now(): a transcoder silent while the source sends has stalled. */
+  private transcodedAt = 0;
+  private transcoderStall: string | null = null;
   private source: LiveSource | null = null;
   private running: Promise<void> | null = null;
   private wantStreaming = false;
@@ -136,6 +139,7 @@ export class StreamingModule {
       recorder,
       missionName: this.missionName(),
       videoResolution: this.videoResolution(),
+      noPictureReason: this.noPictureReason(),
     };
   }
 
@@ -147,7 +151,7 @@ export class StreamingModule {
   noPictureReason(): string | null {
     if (this.analysis.pmtSeen && this.analysis.video === null) return 'the source carries no video stream';
     if (this.videoPath !== null && 'noPictureReason' in this.videoPath) return this.videoPath.noPictureReason;
-    return this.transcoderFailure;
+    return this.transcoderFailure ?? this.transcoderStall;
   }
 
   /** Whether the video goes to the viewers untouched: the configuration's intent until the source's PMT decides. */
@@ -229,12 +233,18 @@ export class StreamingModule {
     const transcoded = new StreamAnalysis(null);
     this.transcoded = transcoded;
     this.transcoderFailure = null;
+    this.transcoderStall = null;
+    this.transcodedAt = performance.now();
     path.transcoder.onData = (bytes) => {
+      this.transcodedAt = performance.now();
+      this.transcoderStall = null;
       transcoded.push(bytes);
       this.fanout.pushPackets(bytes, epochNow());
     };
     path.transcoder.onError = (error) => {
       this.transcoderFailure = `transcoding failed: ${error.message}`;
+      // Told at once, not at the next second.
+      this.fanout.pushMessage(this.status(this.options.recorder.status()));
     };
   }
 
@@ -276,7 +286,16 @@ export class StreamingModule {
     this.fanout.pushMessage(this.status(this.options.recorder.status()));
   }
 
+  private checkTranscoder(): void {
+    const path = this.videoPath;
+    if (path === null || !('transcoder' in path) || this.transcoderFailure !== null || this.sourceStatus.state !== 'receiving') return;
+    const quietMs = performance.now() - this.transcodedAt;
+    if (quietMs < this.config.transcoderStallMs) return;
+    this.transcoderStall ??= `the transcoder (ffmpeg) has sent nothing for ${(quietMs / 1000).toFixed(1)} s while the source sends: it stalled`;
+  }
+
   private checkSilence(): void {
+    this.checkTranscoder();
     // A source that sent only noise since it opened is as silent as one that sent nothing.
     const noiseOnly = this.sourceStatus.state === 'starting' && this.noiseBytes > 0;
     if (this.sourceStatus.state !== 'receiving' && !noiseOnly) return;
