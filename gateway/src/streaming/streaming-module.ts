@@ -30,6 +30,8 @@ export interface StreamingModuleOptions {
 
 const STATUS_INTERVAL_MS = 1_000;
 const SILENCE_CHECK_MS = 250;
+/** The video bitrate is averaged over this many seconds. */
+const VIDEO_RATE_SECONDS = 5;
 
 export class StreamingModule {
   private readonly config: StreamingConfig;
@@ -52,6 +54,8 @@ export class StreamingModule {
   private bytesThisSecond = 0;
   private bitrateBps = 0;
   private klvRateHz = 0;
+  /** Video payload bytes of each of the last seconds (up to VIDEO_RATE_SECONDS): a GOP's I-frame and its P-frames averaged. */
+  private readonly videoBytesPerSecond: number[] = [];
   /** Frames chunks that are not whole packets (noise, a datagram of something else): only TS packets go on. */
   private framer = new TsFramer();
   /** Bytes that were not TS packets since the last packet: a sender of something else is no feed. */
@@ -93,6 +97,17 @@ export class StreamingModule {
 
   get rates(): { bitrateBps: number; klvRateHz: number } {
     return { bitrateBps: this.bitrateBps, klvRateHz: this.klvRateHz };
+  }
+
+  /**
+   * The spec's `videoBitrate`: passed through, the video's own rate as measured (its PID's payload over the last
+   * seconds), once a second of it is measured; transcoded (or before), the configured rate of the encoder.
+   */
+  videoBitrate(): number {
+    const seconds = this.videoBytesPerSecond.length;
+    const bytes = this.videoBytesPerSecond.reduce((sum, count) => sum + count, 0);
+    if (!this.videoPassThrough() || this.analysis.video === null || bytes === 0) return this.config.videoBitrate;
+    return Math.round((bytes * 8) / seconds);
   }
 
   /** The mission name: configured, else the KLV's Mission ID, else ''. */
@@ -203,6 +218,7 @@ export class StreamingModule {
     this.analysis = new StreamAnalysis(this.onKlv);
     this.framer = new TsFramer();
     this.noiseBytes = 0;
+    this.videoBytesPerSecond.length = 0;
     this.fanout.restart();
     this.lastChunkAt = performance.now();
   }
@@ -283,6 +299,8 @@ export class StreamingModule {
     this.bitrateBps = this.bytesThisSecond * 8;
     this.bytesThisSecond = 0;
     this.klvRateHz = this.analysis.takeKlvCount();
+    this.videoBytesPerSecond.push(this.analysis.takeVideoBytes());
+    if (this.videoBytesPerSecond.length > VIDEO_RATE_SECONDS) this.videoBytesPerSecond.shift();
     this.fanout.pushMessage(this.status(this.options.recorder.status()));
   }
 

@@ -78,7 +78,7 @@ export function streamInfo(parts: StreamingServerParts): Record<string, unknown>
     url: config.captureDevice !== null ? `capture://${config.captureDevice}` : (config.source ?? DEMO_SOURCE_URL),
     useCapture: config.captureDevice !== null,
     version: APP_VERSION,
-    videoBitrate: config.videoBitrate,
+    videoBitrate: module.videoBitrate(),
     videoPassThrough: module.videoPassThrough(),
     videoResolution: module.videoResolution(),
     streaming: module.streaming,
