@@ -24,6 +24,8 @@ export interface ClipOptions {
   rate?: number;
   /** Video bits per second; default the encoder's own choice. */
   videoBitrate?: number;
+  /** Seconds from one key frame to the next; default 1. */
+  keyFrameSeconds?: number;
   /** ST 0601 KLV at 25 Hz muxed beside the video; default false. */
   klv?: boolean;
 }
@@ -49,7 +51,7 @@ export function makeClip(ffmpeg: string, dir: string, name: string, options: Cli
   const { codec, pixelFormat = 'yuv420p', seconds, size = '160x120', rate = 25 } = options;
   const video = join(dir, `${name}.video.ts`);
   const bitrate = options.videoBitrate === undefined ? [] : ['-b:v', String(options.videoBitrate), '-maxrate', String(options.videoBitrate), '-bufsize', String(options.videoBitrate)];
-  run(ffmpeg, ['-f', 'lavfi', '-i', `testsrc=size=${size}:rate=${rate}`, '-t', String(seconds), ...ENCODERS[codec], ...bitrate, '-pix_fmt', pixelFormat, '-g', String(rate), '-f', 'mpegts', video]);
+  run(ffmpeg, ['-f', 'lavfi', '-i', `testsrc=size=${size}:rate=${rate}`, '-t', String(seconds), ...ENCODERS[codec], ...bitrate, '-pix_fmt', pixelFormat, '-g', String(Math.round(rate * (options.keyFrameSeconds ?? 1))), '-f', 'mpegts', video]);
   const path = join(dir, `${name}.ts`);
   if (options.klv !== true) {
     run(ffmpeg, ['-i', video, '-map', '0:v', '-c', 'copy', '-f', 'mpegts', path]);

@@ -369,15 +369,15 @@ export class TsRecorder {
   private async closeFile(): Promise<void> {
     const handle = this.handle;
     if (handle === null) return;
-    let empty = false;
+    let size: number;
     try {
       await handle.sync();
-      empty = (await handle.stat()).size === 0;
+      size = (await handle.stat()).size;
     } finally {
       this.handle = null;
       await handle.close();
     }
-    if (empty && this.path !== null) await unlink(this.path);
+    if (size === 0 && this.path !== null) await unlink(this.path);
   }
 
   private async closeQuietly(): Promise<void> {

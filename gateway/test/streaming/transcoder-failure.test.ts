@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { readdirSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import type { StreamStatusMessage } from '@klvscope/core';
 import { ffmpegOrSkip, makeClip } from '../../../test-support/ffmpeg-clips.js';
 import { until } from '../../../test-support/until.js';
 import { startStreamingServer, type RunningStreamingServer } from '../../src/streaming/start-streaming-server.js';
@@ -55,14 +54,14 @@ describe('a transcoder that stalls or exits', function () {
     stopped = [transcoder];
     await until('a reason in /info', 5_000, async () => (await noPictureReason(running)) !== null);
     expect(await noPictureReason(running)).to.match(/^the transcoder \(ffmpeg\) has sent nothing for \d+\.\d s while the source sends: it stalled$/);
-    await viewer.until(() => viewer.messages.some((m) => m.type === 'status' && (m as StreamStatusMessage).noPictureReason?.endsWith('it stalled') === true), 3_000, 'the stall in a status message');
+    await viewer.until(() => viewer.messages.some((m) => m.type === 'status' && m.noPictureReason?.endsWith('it stalled') === true), 3_000, 'the stall in a status message');
     process.kill(transcoder, 'SIGCONT');
     stopped = [];
     await until('the reason cleared', 5_000, async () => (await noPictureReason(running)) === null);
     process.kill(transcoder, 'SIGKILL');
     await until('the exit in /info', 5_000, async () => (await noPictureReason(running)) !== null);
     expect(await noPictureReason(running)).to.match(/^transcoding failed: .*SIGKILL/);
-    await viewer.until(() => viewer.messages.some((m) => m.type === 'status' && (m as StreamStatusMessage).noPictureReason?.startsWith('transcoding failed') === true), 3_000, 'the exit in a status message');
+    await viewer.until(() => viewer.messages.some((m) => m.type === 'status' && m.noPictureReason?.startsWith('transcoding failed') === true), 3_000, 'the exit in a status message');
     viewer.close();
   });
 });
