@@ -14,6 +14,7 @@ import { findFfmpeg } from '@klvscope/adapters';
 import { startStreamingServer } from '@klvscope/gateway';
 import { buildWeb } from '@klvscope/web/build';
 import { chromiumUnavailableReason, launchChromium, saveScreenshot, type ChromiumSession } from '../../test-support/chromium.js';
+import { childProcessesNamed } from '../../test-support/child-processes.js';
 import { makeClip } from '../../test-support/ffmpeg-clips.js';
 import { readProbe, readVideo } from './viewer-page-driver.js';
 
@@ -77,4 +78,27 @@ describe('the stream viewer in Chromium on looped 1 s HEVC clips, transcoded', f
       }
     });
   }
+
+  it('shows over the picture that the transcoder stalled, and takes the notice away when it sends again', async () => {
+    const clip = makeClip(findFfmpeg() as string, dir as string, 'hevc-stall', { codec: 'hevc', pixelFormat: 'gbrp', seconds: 2, klv: true });
+    const server = await startStreamingServer({ dataDir: join(dir as string, 'stall-data'), port: 0, env: {}, config: { source: pathToFileURL(clip).href, transcoderStallMs: 1_000 } });
+    const page = await chromium!.newPage();
+    let stopped: number | null = null;
+    try {
+      await page.goto(`${server.url}/`);
+      await page.waitForFunction('window.klvscopeViewer.framesShown >= 10', undefined, { timeout: 30_000, polling: 200 });
+      [stopped] = childProcessesNamed('ffmpeg');
+      process.kill(stopped, 'SIGSTOP');
+      const notice = await page.waitForSelector('.video-notice', { timeout: 10_000 });
+      expect(await notice.textContent()).to.match(/^No picture: the transcoder \(ffmpeg\) has sent nothing for \d+\.\d s while the source sends: it stalled$/);
+      await saveScreenshot(page, 'viewer-hevc-transcoder-stalled');
+      process.kill(stopped, 'SIGCONT');
+      stopped = null;
+      await page.waitForSelector('.video-notice', { state: 'detached', timeout: 10_000 });
+    } finally {
+      if (stopped !== null) process.kill(stopped, 'SIGCONT');
+      await page.close();
+      await server.close();
+    }
+  });
 });

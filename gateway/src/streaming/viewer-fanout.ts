@@ -26,6 +26,9 @@ const MAX_WAIT_FOR_RANDOM_ACCESS_MS = 3_000;
 interface KeptStart {
   startPts90kHz: number | null;
   videoPid: number;
+  /** The PAT and PMT packets as they were at the random access point. */
+  pat: Uint8Array | null;
+  pmt: Uint8Array | null;
   items: Array<Uint8Array | string>;
   bytes: number;
 }
@@ -85,8 +88,9 @@ export class ViewerFanout {
   /** Whole 188-byte packets, in order; `receivedAt` is their arrival (epoch ms, as LiveChunk's). */
   pushPackets(bytes: Uint8Array, receivedAt: number): void {
     const analysis = this.analysis();
-    this.keepTables(bytes, analysis);
+    // The kept start first: it takes the tables as they were at its random access point.
     this.keepSinceRandomAccess(bytes, analysis);
+    this.keepTables(bytes, analysis);
     if (this.viewers.size === 0) return;
     let waiting = false;
     let sent = false;
@@ -131,8 +135,10 @@ export class ViewerFanout {
       if (isRandomAccessPoint(bytes, pos)) from = pos;
     }
     if (from >= 0) {
+      // ISO 13818-1 2.4.3.3: the PAT and PMT a new viewer gets first must be the last ones before the kept packets, or their counters would go back.
+      this.keepTables(bytes.subarray(0, from), analysis);
       const start = bytes.slice(from);
-      this.kept = { startPts90kHz: ptsOfPesStart(bytes, from), videoPid, items: [start], bytes: start.length };
+      this.kept = { startPts90kHz: ptsOfPesStart(bytes, from), videoPid, pat: this.pat, pmt: this.pmt, items: [start], bytes: start.length };
     } else {
       // A copy: the caller's chunk may be reused.
       this.keep(bytes.slice(), bytes.length);
@@ -150,14 +156,14 @@ export class ViewerFanout {
   /** Starts the waiting viewers at the latest random access point, with what was kept since; false when nothing is kept. */
   private startFromKept(): boolean {
     const kept = this.kept;
-    if (kept === null || this.pat === null || this.pmt === null) return false;
+    if (kept === null || kept.pat === null || kept.pmt === null) return false;
     for (const viewer of this.viewers) {
       if (viewer.started) continue;
       viewer.started = true;
       const hello: StreamHelloMessage = { type: 'hello', startPts90kHz: kept.startPts90kHz, videoPid: kept.videoPid, ...this.options.hello() };
       this.send(viewer, JSON.stringify(hello));
-      this.send(viewer, this.pat);
-      this.send(viewer, this.pmt);
+      this.send(viewer, kept.pat);
+      this.send(viewer, kept.pmt);
       for (const item of kept.items) this.send(viewer, item);
     }
     return true;

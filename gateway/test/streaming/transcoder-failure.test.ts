@@ -1,28 +1,11 @@
 import { expect } from 'chai';
-import { readdirSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { childProcessesNamed } from '../../../test-support/child-processes.js';
 import { ffmpegOrSkip, makeClip } from '../../../test-support/ffmpeg-clips.js';
 import { until } from '../../../test-support/until.js';
 import { startStreamingServer, type RunningStreamingServer } from '../../src/streaming/start-streaming-server.js';
 import { connectViewer } from './stream-client.js';
 import { tempFolder } from './temp-folder.js';
-
-/** The ffmpeg processes this test process started (the transcoder), from /proc. */
-function ffmpegChildren(): number[] {
-  const children: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // pid (comm) state ppid ...
-      const match = /^\d+ \((.*)\) \S+ (\d+)/.exec(stat);
-      if (match && match[1] === 'ffmpeg' && Number(match[2]) === process.pid) children.push(Number(entry));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return children;
-}
 
 async function noPictureReason(server: RunningStreamingServer): Promise<string | null> {
   return ((await (await fetch(`${server.url}/info`)).json()) as { noPictureReason: string | null }).noPictureReason;
@@ -48,7 +31,7 @@ describe('a transcoder that stalls or exits', function () {
     const running = server;
     const viewer = await connectViewer(server.url);
     await viewer.until(() => viewer.bytes().length > 20 * 188, 20_000, 'transcoded bytes');
-    const [transcoder] = ffmpegChildren();
+    const [transcoder] = childProcessesNamed('ffmpeg');
     expect(transcoder).to.be.a('number');
     process.kill(transcoder, 'SIGSTOP');
     stopped = [transcoder];
