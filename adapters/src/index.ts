@@ -10,6 +10,7 @@ export { wrapRtp, type RtpHeaderFields } from './rtp.js';
 export { MAX_PACKETS_PER_DATAGRAM, replayFile, type PacketInput, type ReplayOptions, type ReplayProgress, type ReplayStats } from './replay.js';
 export { openFileSource, openPacedTsSource, type PacedTsSourceOptions } from './paced-ts-source.js';
 export { TsRecorder, type TsRecorderOptions, type TsRecorderStats } from './recorder.js';
+export { TsFramer } from './ts-framer.js';
 export { recordingFileName, type RecordingFileNameParts } from './recording-file-name.js';
 export { FFMPEG_ENV, ffmpegNotFound, findFfmpeg } from './find-ffmpeg.js';
 export { Transcoder, transcoderArgs, type TranscoderOptions, type TranscoderStats } from './transcoder.js';

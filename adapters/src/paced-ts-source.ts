@@ -13,6 +13,7 @@ import { AdapterError } from './adapter-error.js';
 import { epochNow } from './epoch-clock.js';
 import { fileSize, readFileChunks } from './file.js';
 import type { LiveChunk, LiveSource, LiveSourceEvent, LiveSourceStats } from './live-source.js';
+import { continuousLoop } from './loop-timeline.js';
 import { packetLayoutOf, Replay, type DatagramOutput, type PacketInput } from './replay.js';
 
 /** Seven packets a chunk, as a UDP datagram of a live feed carries them. */
@@ -35,7 +36,8 @@ export async function openFileSource(url: string): Promise<LiveSource> {
   }
   const totalBytes = await fileSize(path);
   const layout = await packetLayoutOf(path, totalBytes);
-  return openPacedTsSource(url, { name: path, totalBytes, layout, chunks: (signal) => readFileChunks(path, { signal }) }, { loop: true });
+  // Each pass follows on from the one before (loop-timeline.ts): a player or transcoder sees one stream that never goes back in time.
+  return openPacedTsSource(url, continuousLoop({ name: path, totalBytes, layout, chunks: (signal) => readFileChunks(path, { signal }) }), { loop: true });
 }
 
 /** A live source over any packet input (one pass of it per loop). The pacing starts at once; a replay error (no PCR) ends the iteration with that error. */

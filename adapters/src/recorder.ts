@@ -20,7 +20,7 @@
  * to 'failed' with a reason; the stream goes on unrecorded until `start()`
  * is called again.
  */
-import { mkdir, open, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TS_PACKET_SIZE, type RecorderStateName, type RecorderStatus } from '@klvscope/core';
 import { recordingFileName } from './recording-file-name.js';
@@ -86,7 +86,8 @@ export class TsRecorder {
 
   private state: RecorderStateName = 'stopped';
   private reason: string | null = null;
-  private timeStarted: string | null = null;
+  /** When the current state began (the spec types `timeStarted` as a date-time text: never null); for `failed`, when the failed run began. */
+  private timeStarted: string;
   private framer = new TsFramer();
   private handle: FileHandle | null = null;
   private path: string | null = null;
@@ -109,12 +110,13 @@ export class TsRecorder {
     this.rotateMs = positive(options.rotateSeconds ?? Infinity, 'rotateSeconds') * 1000;
     this.maxQueuedBytes = positive(options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES, 'maxQueuedBytes');
     this.now = options.now ?? Date.now;
+    this.timeStarted = new Date(this.now()).toISOString();
   }
 
   status(): RecorderStatus {
     return {
       state: this.state,
-      timeStarted: this.state === 'stopped' ? null : this.timeStarted,
+      timeStarted: this.timeStarted,
       file: this.state === 'running' ? this.path : null,
       reason: this.state === 'failed' ? this.reason : null,
     };
@@ -214,6 +216,7 @@ export class TsRecorder {
         await this.draining;
       }
     }
+    if (this.state !== 'stopped') this.timeStarted = new Date(this.now()).toISOString();
     this.setState('stopped');
     return this.status();
   }
@@ -362,16 +365,19 @@ export class TsRecorder {
     throw new Error(`cannot create a file in ${this.folder}: the names of ${MAX_NAME_ATTEMPTS} attempts are all taken`);
   }
 
-  /** fsync and close: the file is complete on disk before the next one starts or `stop` resolves. */
+  /** fsync and close: the file is complete on disk before the next one starts or `stop` resolves. A file that got no packet (a source stopped or silent all along) is removed: an empty file is no recording. */
   private async closeFile(): Promise<void> {
     const handle = this.handle;
     if (handle === null) return;
+    let size: number;
     try {
       await handle.sync();
+      size = (await handle.stat()).size;
     } finally {
       this.handle = null;
       await handle.close();
     }
+    if (size === 0 && this.path !== null) await unlink(this.path);
   }
 
   private async closeQuietly(): Promise<void> {

@@ -44,6 +44,9 @@ export interface TranscoderStats {
 /** Chunks dropped since the last report, reported at most this often. */
 const DROP_REPORT_INTERVAL_MS = 1000;
 const DEFAULT_MAX_QUEUED_BYTES = 8 * 1024 * 1024;
+/** Enough input to find the video's parameters (its first sequence parameter set): half a second, or 512 KiB. */
+const PROBE_MICROSECONDS = 500_000;
+const PROBE_BYTES = 512 * 1024;
 
 export class Transcoder {
   /** TS out: whole 188-byte packets, in order, starting with ffmpeg's PAT and PMT. The array is the listener's. */
@@ -137,6 +140,8 @@ export class Transcoder {
 export function transcoderArgs(options: TranscoderOptions = {}, output = 'pipe:1'): string[] {
   return [
     '-copyts',
+    // ffmpeg probes 5 s of a live input by default before writing a byte: the first picture waited for it.
+    '-analyzeduration', String(PROBE_MICROSECONDS), '-probesize', String(PROBE_BYTES),
     '-f', 'mpegts', '-i', 'pipe:0',
     '-map', '0:v:0', '-map', '0:d?',
     ...h264EncoderArgs(options),

@@ -10,7 +10,7 @@ export type { PesPayloadConsumer } from './ts/pes-payload-consumer.js';
 export { detectPacketLayout, type PacketLayout, type PacketSize } from './ts/packet-layout.js';
 export { NULL_PID, PID_COUNT } from './ts/pid.js';
 export { TS_PACKET_SIZE, TS_SYNC_BYTE } from './ts/ts-packet.js';
-export { PCR_HZ, PCR_MODULUS, PTS_HZ, pcrDelta27MHz, ptsDelta90kHz, ptsMinusPcr90kHz, readPcr27MHz } from './ts/clock.js';
+export { PCR_HZ, PTS_HZ, PCR_MODULUS, PTS_MODULUS, pcrDelta27MHz, ptsDelta90kHz, ptsMinusPcr90kHz, readPcr27MHz, readTimestamp90kHz } from './ts/clock.js';
 export { CoreError, type CoreErrorCode } from './kernel/core-error.js';
 export { OBSERVATION_KINDS, isObservationKind } from './kernel/observation-kinds.js';
 export {

@@ -74,8 +74,8 @@ export type RecorderStateName = 'stopped' | 'running' | 'failed';
 /** GET /recorderState. */
 export interface RecorderStatus {
   state: RecorderStateName;
-  /** ISO 8601 with zone while running (and of the failed run), else null. */
-  timeStarted: string | null;
+  /** ISO 8601 with zone (the spec types it a date-time text): when the current state began; for `failed`, when the failed run began. */
+  timeStarted: string;
   /** The file being written, while running. */
   file: string | null;
   /** Why it failed, when failed. */
@@ -108,6 +108,8 @@ export interface StreamStatusMessage {
   recorder: RecorderStatus;
   missionName: string;
   videoResolution: string;
+  /** Why the viewers get no picture now (the hello's, or a transcoder that failed or stalled since), or null. */
+  noPictureReason: string | null;
 }
 
 export type StreamMessage = StreamHelloMessage | StreamKlvMessage | StreamStatusMessage;

@@ -25,6 +25,7 @@ export const ERROR_STATUS: Readonly<Record<string, ErrorStatus>> = Object.freeze
   // 403: understood and refused.
   ERR_FILE_OUTSIDE_ROOTS: 403,
   ERR_HOST_HEADER_REFUSED: 403,
+  ERR_ORIGIN_REFUSED: 403,
   // 404: no such route or resource. An id that cannot name a stored run names no resource either.
   ERR_ROUTE_NOT_FOUND: 404,
   ERR_JOB_NOT_FOUND: 404,

@@ -68,7 +68,7 @@ export async function startStreamingServer(options: StartStreamingOptions = {}):
         rotateBytes: config.recordingMaxBytes,
         rotateSeconds: config.recordingMaxSeconds ?? Infinity,
       })
-    : disabledRecorder;
+    : disabledRecorder();
   module = new StreamingModule({
     config,
     recorder,

@@ -14,6 +14,7 @@ const CODEC_NAMES: ReadonlyMap<number, string> = new Map([
   [0x24, 'HEVC'],
 ]);
 const SYNCHRONOUS_METADATA = 0x15;
+const PACKET_SIZE = 188;
 const PRIVATE_DATA = 0x06;
 
 export interface VideoStream {
@@ -34,6 +35,8 @@ export class StreamAnalysis {
   missionId: string | null = null;
   /** Metadata packets decoded since the last `takeKlvCount()`. */
   private klvCount = 0;
+  /** Payload bytes of the video PID since the last `takeVideoBytes()`. */
+  private videoBytes = 0;
   private readonly demuxer: Demuxer;
   /** Reads the video's sequence parameter set (or MPEG-2 sequence header) from the first video PES that has one. */
   private readonly resolutionProbe = new VideoResolutionProbe();
@@ -45,8 +48,10 @@ export class StreamAnalysis {
     this.demuxer = createKlvAwareTsDemuxer(this.observe, { klvFields: false });
   }
 
+  /** Whole 188-byte packets. */
   push(bytes: Uint8Array): void {
     this.demuxer.push(bytes);
+    if (this.video !== null) this.videoBytes += payloadBytesOf(bytes, this.video.pid);
     if (this.videoResolution === '') {
       const resolution = this.resolutionProbe.push(bytes);
       if (resolution) this.videoResolution = `${resolution.width}x${resolution.height}`;
@@ -58,6 +63,13 @@ export class StreamAnalysis {
     const count = this.klvCount;
     this.klvCount = 0;
     return count;
+  }
+
+  /** The video PID's payload bytes (PES headers and elementary stream) since the last call. */
+  takeVideoBytes(): number {
+    const bytes = this.videoBytes;
+    this.videoBytes = 0;
+    return bytes;
   }
 
   private readonly observe = (observation: Observation): void => {
@@ -93,4 +105,16 @@ export class StreamAnalysis {
       else if (stream.streamType === PRIVATE_DATA && klva) this.klvPids.set(stream.pid, 'async');
     }
   }
+}
+
+/** ISO 13818-1 2.4.3.2: the payload bytes of the PID's packets, after the header and any adaptation field. */
+function payloadBytesOf(bytes: Uint8Array, pid: number): number {
+  let total = 0;
+  for (let pos = 0; pos + PACKET_SIZE <= bytes.length; pos += PACKET_SIZE) {
+    if ((((bytes[pos + 1] & 0x1f) << 8) | bytes[pos + 2]) !== pid) continue;
+    const afc = (bytes[pos + 3] >> 4) & 0x3;
+    if ((afc & 0x1) === 0) continue;
+    total += PACKET_SIZE - 4 - (afc & 0x2 ? 1 + bytes[pos + 4] : 0);
+  }
+  return total;
 }

@@ -16,10 +16,13 @@ export interface StreamRecorder {
   status(): RecorderStatus;
 }
 
-/** The recorder of a module configured with `recorderEnabled: false`: always stopped, and `start` says why. */
-export const disabledRecorder: StreamRecorder = {
-  start: () => Promise.reject(new StreamingError('ERR_RECORDER_DISABLED', 'the recorder is disabled by the configuration (recorderEnabled: false)')),
-  stop: () => Promise.resolve(disabledRecorder.status()),
-  write: () => undefined,
-  status: () => ({ state: 'stopped', timeStarted: null, file: null, reason: null }),
-};
+/** The recorder of a module configured with `recorderEnabled: false`: stopped since it was made, and `start` says why. */
+export function disabledRecorder(): StreamRecorder {
+  const status: RecorderStatus = { state: 'stopped', timeStarted: new Date().toISOString(), file: null, reason: null };
+  return {
+    start: () => Promise.reject(new StreamingError('ERR_RECORDER_DISABLED', 'the recorder is disabled by the configuration (recorderEnabled: false)')),
+    stop: () => Promise.resolve({ ...status }),
+    write: () => undefined,
+    status: () => ({ ...status }),
+  };
+}

@@ -40,6 +40,8 @@ export interface StreamingConfig {
   silenceMs: number;
   /** After a source fails to open or ends, the next try comes this much later. */
   retryMs: number;
+  /** A transcoder that sends nothing for this long while the source sends has stalled: the viewers are told (noPictureReason). */
+  transcoderStallMs: number;
   /** The credentials of POST /command; absent: environment or the data folder's file (stream-credentials.ts). */
   user?: string;
   password?: string;
@@ -69,6 +71,7 @@ export function defaultStreamingConfig(dataDir: string): StreamingConfig {
     maxViewerBufferBytes: 8 * 1024 * 1024,
     silenceMs: 2_000,
     retryMs: 1_000,
+    transcoderStallMs: 5_000,
   };
 }
 
@@ -84,5 +87,6 @@ export function assertStreamingConfig(config: StreamingConfig): void {
   if (config.recordingMaxSeconds !== null && !(config.recordingMaxSeconds >= 1)) problems.push(`recordingMaxSeconds must be at least 1, got ${config.recordingMaxSeconds}`);
   if (!(config.maxViewerBufferBytes >= 64 * 1024)) problems.push(`maxViewerBufferBytes must be at least 65536, got ${config.maxViewerBufferBytes}`);
   if (!(config.silenceMs >= 100) || !(config.retryMs >= 10)) problems.push('silenceMs must be at least 100 and retryMs at least 10');
+  if (!(config.transcoderStallMs >= 500)) problems.push('transcoderStallMs must be at least 500');
   if (problems.length > 0) throw new StreamingError('ERR_STREAM_CONFIG_INVALID', `invalid streaming configuration: ${problems.join('; ')}`, { problems });
 }

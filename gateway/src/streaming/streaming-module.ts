@@ -9,7 +9,7 @@
  * started again).
  */
 import { TS_PACKET_SIZE, TS_SYNC_BYTE, VIEWER_LIMIT_CLOSE_CODE, type RecorderStatus, type SourceState, type SourceStatus, type StreamKlvMessage, type StreamStatusMessage } from '@klvscope/core';
-import { epochNow, type LiveChunk, type LiveSource } from '@klvscope/adapters';
+import { epochNow, TsFramer, type LiveChunk, type LiveSource } from '@klvscope/adapters';
 import type { WebSocket } from 'ws';
 import { StreamAnalysis } from './stream-analysis.js';
 import type { StreamingConfig } from './streaming-config.js';
@@ -30,6 +30,8 @@ export interface StreamingModuleOptions {
 
 const STATUS_INTERVAL_MS = 1_000;
 const SILENCE_CHECK_MS = 250;
+/** The video bitrate is averaged over this many seconds. */
+const VIDEO_RATE_SECONDS = 5;
 
 export class StreamingModule {
   private readonly config: StreamingConfig;
@@ -40,6 +42,9 @@ export class StreamingModule {
   /** What the viewers get when it is transcoded: the transcoder's output, analysed for its own PIDs. */
   private transcoded: StreamAnalysis | null = null;
   private transcoderFailure: string | null = null;
+  /** When the transcoder last sent bytes (or started), performance.now(): a transcoder silent while the source sends has stalled. */
+  private transcodedAt = 0;
+  private transcoderStall: string | null = null;
   private source: LiveSource | null = null;
   private running: Promise<void> | null = null;
   private wantStreaming = false;
@@ -49,9 +54,12 @@ export class StreamingModule {
   private bytesThisSecond = 0;
   private bitrateBps = 0;
   private klvRateHz = 0;
-  /** Bytes of a packet split across chunks (a source that does not deliver whole packets). */
-  private readonly carry = new Uint8Array(TS_PACKET_SIZE);
-  private carried = 0;
+  /** Video payload bytes of each of the last seconds (up to VIDEO_RATE_SECONDS): a GOP's I-frame and its P-frames averaged. */
+  private readonly videoBytesPerSecond: number[] = [];
+  /** Frames chunks that are not whole packets (noise, a datagram of something else): only TS packets go on. */
+  private framer = new TsFramer();
+  /** Bytes that were not TS packets since the last packet: a sender of something else is no feed. */
+  private noiseBytes = 0;
   private readonly timers: NodeJS.Timeout[] = [];
   private retryWake: (() => void) | null = null;
 
@@ -89,6 +97,17 @@ export class StreamingModule {
 
   get rates(): { bitrateBps: number; klvRateHz: number } {
     return { bitrateBps: this.bitrateBps, klvRateHz: this.klvRateHz };
+  }
+
+  /**
+   * The spec's `videoBitrate`: passed through, the video's own rate as measured (its PID's payload over the last
+   * seconds), once a second of it is measured; transcoded (or before), the configured rate of the encoder.
+   */
+  videoBitrate(): number {
+    const seconds = this.videoBytesPerSecond.length;
+    const bytes = this.videoBytesPerSecond.reduce((sum, count) => sum + count, 0);
+    if (!this.videoPassThrough() || this.analysis.video === null || bytes === 0) return this.config.videoBitrate;
+    return Math.round((bytes * 8) / seconds);
   }
 
   /** The mission name: configured, else the KLV's Mission ID, else ''. */
@@ -135,6 +154,7 @@ export class StreamingModule {
       recorder,
       missionName: this.missionName(),
       videoResolution: this.videoResolution(),
+      noPictureReason: this.noPictureReason(),
     };
   }
 
@@ -146,7 +166,7 @@ export class StreamingModule {
   noPictureReason(): string | null {
     if (this.analysis.pmtSeen && this.analysis.video === null) return 'the source carries no video stream';
     if (this.videoPath !== null && 'noPictureReason' in this.videoPath) return this.videoPath.noPictureReason;
-    return this.transcoderFailure;
+    return this.transcoderFailure ?? this.transcoderStall;
   }
 
   /** Whether the video goes to the viewers untouched: the configuration's intent until the source's PMT decides. */
@@ -196,22 +216,25 @@ export class StreamingModule {
     void this.closeTranscoder();
     this.videoPath = null;
     this.analysis = new StreamAnalysis(this.onKlv);
-    this.carried = 0;
+    this.framer = new TsFramer();
+    this.noiseBytes = 0;
+    this.videoBytesPerSecond.length = 0;
     this.fanout.restart();
     this.lastChunkAt = performance.now();
   }
 
   private take(chunk: LiveChunk): void {
+    const packets = this.packetsOf(chunk.bytes);
+    // Only TS packets make a source `receiving`: a sender of anything else stays silent to the viewers.
+    if (packets.length === 0) return;
     if (this.sourceStatus.state !== 'receiving') {
       // Data back after silence: the sender may have started again with new clocks.
       if (this.sourceStatus.state === 'silent') this.newRun();
       this.setSource('receiving', null);
     }
     this.lastChunkAt = performance.now();
-    const { bytes } = chunk;
-    this.bytesThisSecond += bytes.length;
-    const packets = this.carried === 0 && bytes.length % TS_PACKET_SIZE === 0 && bytes[0] === TS_SYNC_BYTE ? bytes : this.realign(bytes);
-    if (packets.length === 0) return;
+    this.noiseBytes = 0;
+    this.bytesThisSecond += packets.length;
     this.analysis.push(packets);
     if (this.videoPath === null && this.analysis.pmtSeen) this.chooseVideoPath();
     this.options.recorder.write(packets);
@@ -226,12 +249,18 @@ export class StreamingModule {
     const transcoded = new StreamAnalysis(null);
     this.transcoded = transcoded;
     this.transcoderFailure = null;
+    this.transcoderStall = null;
+    this.transcodedAt = performance.now();
     path.transcoder.onData = (bytes) => {
+      this.transcodedAt = performance.now();
+      this.transcoderStall = null;
       transcoded.push(bytes);
       this.fanout.pushPackets(bytes, epochNow());
     };
     path.transcoder.onError = (error) => {
       this.transcoderFailure = `transcoding failed: ${error.message}`;
+      // Told at once, not at the next second.
+      this.fanout.pushMessage(this.status(this.options.recorder.status()));
     };
   }
 
@@ -244,17 +273,22 @@ export class StreamingModule {
     }
   }
 
-  /** Whole packets out of chunks that split them: the carried start of one plus this chunk, up to its last whole packet. */
-  private realign(bytes: Uint8Array): Uint8Array {
-    const total = this.carried + bytes.length;
-    const whole = total - (total % TS_PACKET_SIZE);
-    const out = new Uint8Array(whole);
-    out.set(this.carry.subarray(0, this.carried));
-    out.set(bytes.subarray(0, whole - this.carried), this.carried);
-    const rest = bytes.subarray(whole - this.carried);
-    this.carry.set(rest);
-    this.carried = rest.length;
-    return out;
+  /**
+   * The TS packets of a chunk. A chunk of whole packets (a datagram, a paced file's chunk) goes on as it is; anything
+   * else is framed on the sync byte (ISO 13818-1 2.4.3.2), the bytes that are no packet counted and dropped. A whole
+   * chunk after noise starts afresh: the sources deliver whole packets, so what the framer holds then is noise.
+   */
+  private packetsOf(bytes: Uint8Array): Uint8Array {
+    if (isWholePackets(bytes)) {
+      if (this.framer.pending > 0) {
+        this.noiseBytes += this.framer.pending;
+        this.framer = new TsFramer();
+      }
+      return bytes;
+    }
+    const framed = this.framer.push(bytes);
+    for (const run of framed.noise) this.noiseBytes += run.count;
+    return framed.bytes;
   }
 
   private readonly onKlv = (message: StreamKlvMessage): void => {
@@ -265,13 +299,28 @@ export class StreamingModule {
     this.bitrateBps = this.bytesThisSecond * 8;
     this.bytesThisSecond = 0;
     this.klvRateHz = this.analysis.takeKlvCount();
+    this.videoBytesPerSecond.push(this.analysis.takeVideoBytes());
+    if (this.videoBytesPerSecond.length > VIDEO_RATE_SECONDS) this.videoBytesPerSecond.shift();
     this.fanout.pushMessage(this.status(this.options.recorder.status()));
   }
 
+  private checkTranscoder(): void {
+    const path = this.videoPath;
+    if (path === null || !('transcoder' in path) || this.transcoderFailure !== null || this.sourceStatus.state !== 'receiving') return;
+    const quietMs = performance.now() - this.transcodedAt;
+    if (quietMs < this.config.transcoderStallMs) return;
+    this.transcoderStall ??= `the transcoder (ffmpeg) has sent nothing for ${(quietMs / 1000).toFixed(1)} s while the source sends: it stalled`;
+  }
+
   private checkSilence(): void {
-    if (this.sourceStatus.state !== 'receiving') return;
+    this.checkTranscoder();
+    // A source that sent only noise since it opened is as silent as one that sent nothing.
+    const noiseOnly = this.sourceStatus.state === 'starting' && this.noiseBytes > 0;
+    if (this.sourceStatus.state !== 'receiving' && !noiseOnly) return;
     const silentMs = performance.now() - this.lastChunkAt;
-    if (silentMs >= this.config.silenceMs) this.setSource('silent', `no data from the source for ${(silentMs / 1000).toFixed(1)} s`);
+    if (silentMs < this.config.silenceMs) return;
+    const seconds = (silentMs / 1000).toFixed(1);
+    this.setSource('silent', this.noiseBytes > 0 ? `no MPEG-TS from the source for ${seconds} s: ${this.noiseBytes.toLocaleString('en-US')} bytes arrived that are not TS packets` : `no data from the source for ${seconds} s`);
   }
 
   private setSource(state: SourceState, message: string | null): void {
@@ -290,4 +339,11 @@ export class StreamingModule {
       };
     });
   }
+}
+
+/** Whole 188-byte packets, each starting with the sync byte. */
+function isWholePackets(bytes: Uint8Array): boolean {
+  if (bytes.length === 0 || bytes.length % TS_PACKET_SIZE !== 0) return false;
+  for (let pos = 0; pos < bytes.length; pos += TS_PACKET_SIZE) if (bytes[pos] !== TS_SYNC_BYTE) return false;
+  return true;
 }

@@ -14,6 +14,7 @@ import { APP_VERSION } from '../app-version.js';
 import { installErrorHandling } from '../http/error-response.js';
 import { serviceFastifyOptions } from '../http/service-fastify-options.js';
 import { installHostHeaderGuard } from '../http/host-header-guard.js';
+import { loopbackUpgradeRefusal, refuseUpgrade } from '../http/socket-upgrade-guard.js';
 import { DEFAULT_HOST, isLoopbackHost } from '../http/loopback-host.js';
 import { parseRouteInput } from '../http/request-validation.js';
 import type { LicenceState } from '../licence/index.js';
@@ -30,6 +31,8 @@ import { sendWebAppFile } from '../http/web-app-files.js';
 /** Commands are a few dozen bytes. */
 const BODY_LIMIT_BYTES = 16 * 1024;
 export const STREAM_SOCKET_PATH = '/stream';
+/** How long the viewers have to answer the close handshake when the module stops. */
+const VIEWER_CLOSE_WAIT_MS = 1_000;
 /** RFC 7235 4.1: the challenge a 401 carries. */
 const CHALLENGE = 'Basic realm="klvscope streaming module", charset="UTF-8"';
 
@@ -75,7 +78,7 @@ export function streamInfo(parts: StreamingServerParts): Record<string, unknown>
     url: config.captureDevice !== null ? `capture://${config.captureDevice}` : (config.source ?? DEMO_SOURCE_URL),
     useCapture: config.captureDevice !== null,
     version: APP_VERSION,
-    videoBitrate: config.videoBitrate,
+    videoBitrate: module.videoBitrate(),
     videoPassThrough: module.videoPassThrough(),
     videoResolution: module.videoResolution(),
     streaming: module.streaming,
@@ -99,35 +102,55 @@ export function createStreamingApp(parts: StreamingServerParts, options: Streami
     },
   });
 
+  // On loopback, a page of another site re-pointed at 127.0.0.1 (DNS rebinding) is refused by its Host header, and a socket opened by another site's page by its Origin; a module bound to a network address answers any name.
+  const onLoopback = isLoopbackHost(options.host ?? DEFAULT_HOST);
+
   function upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = (request.url ?? '').split('?')[0];
-    if (path !== STREAM_SOCKET_PATH) {
-      socket.end('HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"error":{"code":"ERR_ROUTE_NOT_FOUND","message":"WebSocket only at /stream"}}');
-      return;
-    }
+    if (path !== STREAM_SOCKET_PATH) return refuseUpgrade(socket, { status: 404, code: 'ERR_ROUTE_NOT_FOUND', message: `no WebSocket endpoint at ${path}: the stream is at ${STREAM_SOCKET_PATH}` });
+    const refusal = onLoopback ? loopbackUpgradeRefusal(request) : null;
+    if (refusal !== null) return refuseUpgrade(socket, refusal);
     sockets.handleUpgrade(request, socket, head, (ws) => parts.module.addViewer(ws));
   }
 
-  // On loopback, a page of another site re-pointed at 127.0.0.1 (DNS rebinding) is refused by its Host header; a module bound to a network address answers any name.
-  if (isLoopbackHost(options.host ?? DEFAULT_HOST)) installHostHeaderGuard(app);
+  if (onLoopback) installHostHeaderGuard(app);
   installErrorHandling(app);
 
   app.get('/info', () => streamInfo(parts));
   app.get('/recorderState', () => parts.recorder.status());
-  app.post('/command', async (request, reply) => {
-    authenticate(request, reply, parts.credentials);
+  // The credentials before the body is read: a caller without them learns nothing of the command's shape.
+  app.post('/command', { onRequest: async (request, reply) => authenticate(request, reply, parts.credentials) }, async (request, reply) => {
     const { body } = parseRouteInput({ body: commandSchema }, request) as { body: z.output<typeof commandSchema> };
     return runCommand(parts, body, reply);
   });
   app.get(`/${POSTER_FILE_NAME}`, (_request, reply) => reply.type('image/svg+xml').header('cache-control', 'no-cache').send(POSTER_SVG));
   app.get('/*', (request, reply) => serveViewerFile(parts.viewer, request, reply));
   app.addHook('preClose', async () => {
-    for (const client of sockets.clients) client.terminate();
+    // The viewers hear 1001 (going away); one that does not answer the close handshake in time is cut.
     await parts.module.close();
+    await closedWithin(sockets, VIEWER_CLOSE_WAIT_MS);
+    for (const client of sockets.clients) client.terminate();
     // The last packets reach the file, which is closed.
     await parts.recorder.stop();
   });
   return app;
+}
+
+/** Resolves once every socket has closed, or after `ms`. */
+function closedWithin(sockets: WebSocketServer, ms: number): Promise<void> {
+  const open = [...sockets.clients].filter((client) => client.readyState !== client.CLOSED);
+  if (open.length === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    let left = open.length;
+    for (const client of open) {
+      client.once('close', () => {
+        if (--left > 0) return;
+        clearTimeout(timer);
+        resolve();
+      });
+    }
+  });
 }
 
 /** 401 with a challenge for a missing or wrong Authorization header. */

@@ -2,9 +2,11 @@
  * Passes one transport stream on to every connected viewer (a WebSocket
  * each), so that each viewer can start decoding at once and none holds up
  * another:
- * - a new viewer waits for the next video random access point, then gets the
- *   latest PAT and PMT packets and the stream from that point on, preceded
- *   by a `hello` giving the PTS it starts at (docs/streaming.md);
+ * - a new viewer starts at once at the latest video random access point: it
+ *   gets a `hello` giving the PTS it starts at, the latest PAT and PMT
+ *   packets, the bytes and KLV messages kept since that point (at most
+ *   half of `maxBufferedBytes`: 4 MiB by default, 3 s at 10 Mb/s), then the stream as it comes (docs/streaming.md); with
+ *   nothing kept, it waits for the next random access point;
  * - bytes and JSON messages go out in order, without waiting: a viewer whose
  *   unsent data passes `maxBufferedBytes` has stopped reading, and is
  *   dropped (its connection cut) rather than slowing the rest or growing memory.
@@ -19,6 +21,17 @@ const SYNC = 0x47;
 const PAT_PID = 0;
 /** A viewer that waited this long for a random access point starts at the next PES start anyway (a stream without RAI flags or keyframes). */
 const MAX_WAIT_FOR_RANDOM_ACCESS_MS = 3_000;
+
+/** What a new viewer gets first: the stream since the latest random access point, bytes and KLV messages in order. */
+interface KeptStart {
+  startPts90kHz: number | null;
+  videoPid: number;
+  /** The PAT and PMT packets as they were at the random access point. */
+  pat: Uint8Array | null;
+  pmt: Uint8Array | null;
+  items: Array<Uint8Array | string>;
+  bytes: number;
+}
 
 export interface FanoutOptions {
   /** Unsent bytes a viewer may have before it is dropped. */
@@ -40,6 +53,8 @@ export class ViewerFanout {
   /** The latest PAT and PMT packets (copies), sent first to a viewer that starts. */
   private pat: Uint8Array | null = null;
   private pmt: Uint8Array | null = null;
+  /** Since the latest random access point of the video; null before one, or once over MAX_KEPT_BYTES. */
+  private kept: KeptStart | null = null;
   /** Viewers dropped for not reading, since start. */
   dropped = 0;
 
@@ -63,6 +78,7 @@ export class ViewerFanout {
   restart(): void {
     this.pat = null;
     this.pmt = null;
+    this.kept = null;
     for (const viewer of this.viewers) {
       viewer.started = false;
       viewer.connectedAt = performance.now();
@@ -71,9 +87,11 @@ export class ViewerFanout {
 
   /** Whole 188-byte packets, in order; `receivedAt` is their arrival (epoch ms, as LiveChunk's). */
   pushPackets(bytes: Uint8Array, receivedAt: number): void {
-    if (this.viewers.size === 0) return;
     const analysis = this.analysis();
+    // The kept start first: it takes the tables as they were at its random access point.
+    this.keepSinceRandomAccess(bytes, analysis);
     this.keepTables(bytes, analysis);
+    if (this.viewers.size === 0) return;
     let waiting = false;
     let sent = false;
     for (const viewer of this.viewers) {
@@ -86,8 +104,9 @@ export class ViewerFanout {
 
   /** A JSON message to every viewer that has started. */
   pushMessage(message: StreamMessage): void {
-    if (this.viewers.size === 0) return;
+    if (this.viewers.size === 0 && this.kept === null) return;
     const text = JSON.stringify(message);
+    if (message.type === 'klv') this.keep(text, text.length);
     for (const viewer of this.viewers) if (viewer.started || message.type === 'status') this.send(viewer, text);
   }
 
@@ -106,7 +125,53 @@ export class ViewerFanout {
     }
   }
 
+  /** Keeps the stream from the latest random access point of the video on: a new viewer starts there at once. */
+  private keepSinceRandomAccess(bytes: Uint8Array, analysis: StreamAnalysis): void {
+    const videoPid = analysis.video?.pid ?? null;
+    if (videoPid === null || !analysis.pmtSeen) return;
+    let from = -1;
+    for (let pos = 0; pos + PACKET <= bytes.length; pos += PACKET) {
+      if ((bytes[pos + 1] & 0x40) === 0 || (((bytes[pos + 1] & 0x1f) << 8) | bytes[pos + 2]) !== videoPid) continue;
+      if (isRandomAccessPoint(bytes, pos)) from = pos;
+    }
+    if (from >= 0) {
+      // ISO 13818-1 2.4.3.3: the PAT and PMT a new viewer gets first must be the last ones before the kept packets, or their counters would go back.
+      this.keepTables(bytes.subarray(0, from), analysis);
+      const start = bytes.slice(from);
+      this.kept = { startPts90kHz: ptsOfPesStart(bytes, from), videoPid, pat: this.pat, pmt: this.pmt, items: [start], bytes: start.length };
+    } else {
+      // A copy: the caller's chunk may be reused.
+      this.keep(bytes.slice(), bytes.length);
+    }
+  }
+
+  private keep(item: Uint8Array | string, length: number): void {
+    if (this.kept === null) return;
+    this.kept.items.push(item);
+    this.kept.bytes += length;
+    // Sent at once to a viewer that starts, it must leave room under the bound that drops a viewer that does not read.
+    if (this.kept.bytes > this.options.maxBufferedBytes / 2) this.kept = null;
+  }
+
+  /** Starts the waiting viewers at the latest random access point, with what was kept since; false when nothing is kept. */
+  private startFromKept(): boolean {
+    const kept = this.kept;
+    if (kept === null || kept.pat === null || kept.pmt === null) return false;
+    for (const viewer of this.viewers) {
+      if (viewer.started) continue;
+      viewer.started = true;
+      const hello: StreamHelloMessage = { type: 'hello', startPts90kHz: kept.startPts90kHz, videoPid: kept.videoPid, ...this.options.hello() };
+      this.send(viewer, JSON.stringify(hello));
+      this.send(viewer, kept.pat);
+      this.send(viewer, kept.pmt);
+      for (const item of kept.items) this.send(viewer, item);
+    }
+    return true;
+  }
+
   private startWaiting(bytes: Uint8Array, analysis: StreamAnalysis): void {
+    // The chunk in hand is the last kept item: it goes with the kept ones.
+    if (this.startFromKept()) return;
     if (this.pat === null || this.pmt === null || !analysis.pmtSeen) return;
     const videoPid = analysis.video?.pid ?? null;
     const now = performance.now();

@@ -29,6 +29,9 @@ async function recorderCommand(server: RunningStreamingServer, command: 'start' 
   return { status: response.status, json: (await response.json()) as RecorderStatus & { error?: { code: string } } };
 }
 
+/** The spec's `timeStarted`: a date-time text with time zone. */
+const DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
+
 async function recorderState(server: RunningStreamingServer): Promise<RecorderStatus> {
   return (await (await fetch(`${server.url}/recorderState`)).json()) as RecorderStatus;
 }
@@ -50,17 +53,20 @@ describe('the recorder of the streaming module', function () {
     const port = await freeUdpPort();
     const recordings = join(dir, 'recordings');
     server = await startStreamingServer({ dataDir: dir, port: 0, env: {}, config: { source: `udp://127.0.0.1:${port}`, channelName: 'uav-7', missionName: 'sortie 12', recordingsDir: recordings } });
-    expect(await recorderState(server)).to.deep.equal({ state: 'stopped', timeStarted: null, file: null, reason: null });
+    const initial = await recorderState(server);
+    expect(initial).to.deep.include({ state: 'stopped', file: null, reason: null });
+    expect(initial.timeStarted, 'a date-time text with time zone, as the spec types it').to.match(DATE_TIME);
     const started = await recorderCommand(server, 'start');
     expect(started.status).to.equal(200);
     expect(started.json.state).to.equal('running');
-    expect(started.json.timeStarted).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/);
+    expect(started.json.timeStarted).to.match(DATE_TIME);
     expect(await recorderState(server)).to.deep.include({ state: 'running', timeStarted: started.json.timeStarted });
     await replayFile(sent, `udp://127.0.0.1:${port}`);
     // The last datagrams reach the module before the recorder stops.
     await new Promise((resolve) => setTimeout(resolve, 300));
     const stopped = await recorderCommand(server, 'stop');
-    expect(stopped.json).to.deep.equal({ state: 'stopped', timeStarted: null, file: null, reason: null });
+    expect(stopped.json).to.deep.include({ state: 'stopped', file: null, reason: null });
+    expect(Date.parse(stopped.json.timeStarted)).to.be.greaterThan(Date.parse(started.json.timeStarted));
     const files = readdirSync(recordings);
     expect(files).to.have.length(1);
     expect(files[0]).to.match(/^uav-7_sortie-12_\d{8}T\d{6}Z\.ts$/);
@@ -69,13 +75,28 @@ describe('the recorder of the streaming module', function () {
     expect(recorded).to.deep.equal(inspectPids(sent));
   });
 
+  it('leaves no empty file when started and stopped while the source is stopped', async () => {
+    const dir = tempFolder('recorder');
+    const recordings = join(dir, 'recordings');
+    server = await startStreamingServer({ dataDir: dir, port: 0, env: {}, config: { source: `udp://127.0.0.1:${await freeUdpPort()}`, recordingsDir: recordings } });
+    await server.module.stopStreaming();
+    expect((await recorderCommand(server, 'start')).json.state).to.equal('running');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const stopped = await recorderCommand(server, 'stop');
+    expect(stopped.json).to.deep.include({ state: 'stopped', file: null, reason: null });
+    expect(readdirSync(recordings)).to.deep.equal([]);
+    expect(stopped.json.timeStarted).to.match(DATE_TIME);
+  });
+
   it('refuses recorder start when the configuration disables it: 409, the state staying stopped', async () => {
     const dir = tempFolder('recorder');
     server = await startStreamingServer({ dataDir: dir, port: 0, env: {}, config: { source: `udp://127.0.0.1:${await freeUdpPort()}`, recorderEnabled: false } });
     const refused = await recorderCommand(server, 'start');
     expect(refused.status).to.equal(409);
     expect(refused.json.error?.code).to.equal('ERR_RECORDER_DISABLED');
-    expect((await recorderState(server)).state).to.equal('stopped');
+    const state = await recorderState(server);
+    expect(state.state).to.equal('stopped');
+    expect(state.timeStarted).to.match(DATE_TIME);
     const info = (await (await fetch(`${server.url}/info`)).json()) as { recorderEnabled: boolean };
     expect(info.recorderEnabled).to.equal(false);
   });

@@ -32,7 +32,7 @@ export function StatusLine({ info, status, recorder }: StatusLineProps) {
 }
 
 export function recorderText(recorder: RecorderStatus): string {
-  if (recorder.state === 'running') return `running since ${recorder.timeStarted ?? '?'}${recorder.file ? ` (${recorder.file})` : ''}`;
+  if (recorder.state === 'running') return `running since ${recorder.timeStarted}${recorder.file ? ` (${recorder.file})` : ''}`;
   if (recorder.state === 'failed') return `failed${recorder.reason ? `: ${recorder.reason}` : ''}`;
   return recorder.state;
 }

@@ -198,7 +198,9 @@ function noticeOf(
     if (closed.code === VIEWER_LIMIT_CLOSE_CODE) return `The module refused this viewer: ${closed.reason || 'too many viewers, try again later'}.`;
     return `The stream ended (WebSocket closed, code ${closed.code}${closed.reason ? `: ${closed.reason}` : ''}). Reload the page to reconnect.`;
   }
-  if (hello?.noPictureReason) return `No picture: ${hello.noPictureReason}`;
+  // The status is newer than the hello: a transcoder that failed or stalled after the start shows.
+  const noPicture = status?.noPictureReason ?? hello?.noPictureReason;
+  if (noPicture) return `No picture: ${noPicture}`;
   const source = status?.source;
   if (source && (source.state === 'silent' || source.state === 'failed')) return `Source ${source.state}${source.message ? `: ${source.message}` : ''}`;
   if (status && !status.streaming) return 'Streaming is stopped.';

@@ -1,0 +1,68 @@
+/**
+ * Short STANAG 4609-like clips made by the tests with ffmpeg (never
+ * committed): ffmpeg's `testsrc` picture encoded as H.264, MPEG-2 video or
+ * HEVC in any pixel format ffmpeg's encoder takes (HEVC Rext `gbrp`,
+ * `yuv444p`, 10-bit), optionally muxed with ST 0601 KLV from core's
+ * generator (copied by ffmpeg, which writes it as asynchronous 0x06 'KLVA').
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { findFfmpeg } from '@klvscope/adapters';
+import { generateTransportStream } from '@klvscope/core';
+
+export type ClipCodec = 'h264' | 'mpeg2' | 'hevc';
+
+export interface ClipOptions {
+  codec: ClipCodec;
+  /** ffmpeg's -pix_fmt; default yuv420p. */
+  pixelFormat?: string;
+  seconds: number;
+  /** Default 160x120. */
+  size?: string;
+  /** Frames per second; default 25. */
+  rate?: number;
+  /** Video bits per second; default the encoder's own choice. */
+  videoBitrate?: number;
+  /** Seconds from one key frame to the next; default 1. */
+  keyFrameSeconds?: number;
+  /** ST 0601 KLV at 25 Hz muxed beside the video; default false. */
+  klv?: boolean;
+}
+
+const ENCODERS: Record<ClipCodec, string[]> = {
+  h264: ['-c:v', 'libx264', '-bf', '0'],
+  mpeg2: ['-c:v', 'mpeg2video', '-bf', '0'],
+  hevc: ['-c:v', 'libx265', '-x265-params', 'log-level=none:bframes=0'],
+};
+
+/** Skips the running test, saying why, when there is no ffmpeg; else its path. */
+export function ffmpegOrSkip(context: Mocha.Context): string {
+  const ffmpeg = findFfmpeg();
+  if (ffmpeg === null) {
+    console.log('      skipped: no ffmpeg on the PATH (apt-get install ffmpeg)');
+    context.skip();
+  }
+  return ffmpeg;
+}
+
+/** Writes the clip as `name` in `dir` and returns its path. */
+export function makeClip(ffmpeg: string, dir: string, name: string, options: ClipOptions): string {
+  const { codec, pixelFormat = 'yuv420p', seconds, size = '160x120', rate = 25 } = options;
+  const video = join(dir, `${name}.video.ts`);
+  const bitrate = options.videoBitrate === undefined ? [] : ['-b:v', String(options.videoBitrate), '-maxrate', String(options.videoBitrate), '-bufsize', String(options.videoBitrate)];
+  run(ffmpeg, ['-f', 'lavfi', '-i', `testsrc=size=${size}:rate=${rate}`, '-t', String(seconds), ...ENCODERS[codec], ...bitrate, '-pix_fmt', pixelFormat, '-g', String(Math.round(rate * (options.keyFrameSeconds ?? 1))), '-f', 'mpegts', video]);
+  const path = join(dir, `${name}.ts`);
+  if (options.klv !== true) {
+    run(ffmpeg, ['-i', video, '-map', '0:v', '-c', 'copy', '-f', 'mpegts', path]);
+    return path;
+  }
+  const klv = join(dir, `${name}.klv.ts`);
+  writeFileSync(klv, generateTransportStream({ durationSeconds: seconds, bitrate: 300_000, videoFrameRate: rate, klv: { rateHz: rate } }).bytes);
+  run(ffmpeg, ['-i', video, '-i', klv, '-map', '0:v', '-map', '1:d', '-c', 'copy', '-f', 'mpegts', path]);
+  return path;
+}
+
+function run(ffmpeg: string, args: string[]): void {
+  execFileSync(ffmpeg, ['-hide_banner', '-nostats', '-loglevel', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+}
