@@ -12,6 +12,7 @@ import { WebSocketServer } from 'ws';
 import * as z from 'zod/mini';
 import { APP_VERSION } from '../app-version.js';
 import { installErrorHandling } from '../http/error-response.js';
+import { installJsonBodyParser } from '../http/json-body-parser.js';
 import { serviceFastifyOptions } from '../http/service-fastify-options.js';
 import { installHostHeaderGuard } from '../http/host-header-guard.js';
 import { DEFAULT_HOST, isLoopbackHost } from '../http/loopback-host.js';
@@ -111,6 +112,7 @@ export function createStreamingApp(parts: StreamingServerParts, options: Streami
   // On loopback, a page of another site re-pointed at 127.0.0.1 (DNS rebinding) is refused by its Host header; a module bound to a network address answers any name.
   if (isLoopbackHost(options.host ?? DEFAULT_HOST)) installHostHeaderGuard(app);
   installErrorHandling(app);
+  installJsonBodyParser(app);
 
   app.get('/info', () => streamInfo(parts));
   app.get('/recorderState', () => parts.recorder.status());
