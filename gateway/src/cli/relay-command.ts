@@ -19,16 +19,21 @@ export async function runRelay(options: RelayOptions, env: NodeJS.ProcessEnv = p
   const dataDir = options.dataDir ?? defaultDataDir(env);
   const server = await startRelayServer({ dataDir, host: options.host, port: portOption(options.port, env[RELAY_PORT_ENV], DEFAULT_RELAY_PORT, RELAY_PORT_ENV), env });
   const stopped = untilStopped([server], 'the channel relay');
-  process.stdout.write(relayBanner(server));
+  process.stdout.write(relayBanner(server, process.stdout.isTTY === true));
   await stopped;
   process.stdout.write('klvscope: stopped\n');
 }
 
-export function relayBanner(server: RunningRelayServer): string {
+/**
+ * What the relay prints at start. The sign-in address holds the key: it is printed only to a terminal, never
+ * where service logs (journald, docker logs) would keep it; elsewhere the console's address and the key file.
+ */
+export function relayBanner(server: RunningRelayServer, terminal: boolean): string {
   const key = server.apiKey.filePath !== null ? `${server.apiKey.filePath}${server.apiKey.created ? ' (new)' : ''}` : `from the ${server.apiKey.source}`;
+  const console = terminal ? `${consoleSignInUrl(server)}  (opens the console signed in; the page then drops the key from the address bar)` : `${server.url}/  (sign in with the API key)`;
   return [
     `klvscope channel relay on ${server.url}${RELAY_API_PREFIX}  (docs: ${server.url}${RELAY_API_PREFIX}/docs/)`,
-    `  console    ${consoleSignInUrl(server)}  (opens the console signed in; the page then drops the key from the address bar)`,
+    `  console    ${console}`,
     `  API key    ${key}  (send it in the X-API-Key header to change anything)`,
     `  data       ${server.dataDir}`,
     `  channels   ${server.resumed.length === 0 ? 'none running' : `${server.resumed.length} started again: ${server.resumed.join(', ')}`}`,

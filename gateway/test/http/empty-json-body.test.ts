@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-explicit-any -- JSON answers are read loosely: the assertions check their values */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-explicit-any -- JSON answers are read loosely: the assertions check their values */
 import { expect } from 'chai';
 import { freeUdpPort } from '../../../test-support/free-udp-port.js';
 import { startStreamingServer } from '../../src/streaming/start-streaming-server.js';

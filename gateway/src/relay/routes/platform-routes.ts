@@ -6,9 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
-import { RELAY_PLATFORMS_TABLE, deleteRelayPlatform, getRelayChannel, getRelayPlatform, listRelayPlatforms, putRelayPlatform, type RelayPlatformRow } from '@klvscope/core/store';
+import { RELAY_PLATFORMS_TABLE, canonicalTime, deleteRelayPlatform, getRelayChannel, getRelayPlatform, listRelayPlatforms, putRelayPlatform, type RelayPlatformRow } from '@klvscope/core/store';
 import { defineRoute } from '../../http/service-route.js';
-import { invalidFields, type FieldProblem } from '../../http/request-validation.js';
+import { invalidFields, parsePart, type FieldProblem } from '../../http/request-validation.js';
 import { collectionQueryOf, collectionQuerySchema } from '../collection-query-params.js';
 import type { RelayContext, RelayRouteModule } from '../relay-context.js';
 import { RelayError } from '../relay-error.js';
@@ -63,6 +63,18 @@ export const platformRoutes: RelayRouteModule = (context) => {
         if (body.id !== undefined && body.id !== params.id) throw invalidFields([{ in: 'body', field: 'id', message: `differs from the path's '${params.id}'` }]);
         const row = await writePlatforms(context, [{ ...body, id: params.id }], 'body')[0]();
         return platformView(service, row);
+      },
+    }),
+    defineRoute({
+      method: 'PATCH',
+      path: '/platforms/:id',
+      summary: "changes the fields given of a platform (json-server's merge: a `channels` given replaces the array whole); the result is validated as a PUT body",
+      schemas: { params: idParams, body: z.record(z.string(), z.unknown()), response: platformSchema },
+      handle: async ({ params, body }) => {
+        const { id, createdAt, name, description, channels } = platformView(service, platformOrThrow(service, params.id));
+        const merged = parsePart('body', platformBodySchema, { id, createdAt, name, description, channels, ...body });
+        if (merged.id !== params.id) throw invalidFields([{ in: 'body', field: 'id', message: `differs from the path's '${params.id}'` }]);
+        return platformView(service, await writePlatforms(context, [merged], 'body')[0]());
       },
     }),
     defineRoute({
@@ -121,9 +133,13 @@ function writePlatforms(context: RelayContext, bodies: readonly PlatformBody[], 
   const { service } = context;
   const problems: FieldProblem[] = [];
   const seen = new Map<string, string>();
+  const seenPlatforms = new Map<string, string>();
   const planned = bodies.map((body, p) => {
     const id = body.id ?? randomUUID();
     const where = at === 'body' ? '' : at === '' ? `[${p}].` : `${at}[${p}].`;
+    // One upload names a platform once: a second would silently replace the first.
+    if (seenPlatforms.has(id)) problems.push({ in: 'body', field: `${where}id`, message: `'${id}' is given twice (also at ${seenPlatforms.get(id)})` });
+    seenPlatforms.set(id, `${where}id`);
     const channels = body.channels.map((channel, c) => {
       const channelId = channel.channelId ?? randomUUID();
       const field = `${where}channels[${c}].channelId`;
@@ -138,7 +154,8 @@ function writePlatforms(context: RelayContext, bodies: readonly PlatformBody[], 
   if (problems.length > 0) throw invalidFields(problems);
   return planned.map(({ body, id, channels }) => async () => {
     const existing = getRelayPlatform(service.db, id);
-    const createdAt = existing?.createdAt ?? body.createdAt ?? new Date().toISOString();
+    const given = body.createdAt === undefined ? null : canonicalTime(body.createdAt);
+    const createdAt = existing?.createdAt ?? given ?? new Date().toISOString();
     const removed = putRelayPlatform(service.db, { id, createdAt, name: body.name, description: body.description }, channels);
     await service.channelsChanged(removed, id);
     await service.save();
