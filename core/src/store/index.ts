@@ -105,6 +105,7 @@ export {
   getRelayRecord,
   insertRelayRecord,
   nextRelayRecordId,
+  trimRelayRecords,
   MAX_RELAY_RECORD_ID,
   replaceRelayRecord,
   deleteRelayRecord,

@@ -66,7 +66,7 @@ export const RELAY_MIGRATIONS: readonly Migration[] = [
     up(db) {
       // json-server lists rows in the order they were inserted; a POST may give any free id, so the id is not that order.
       for (const table of ['relay_server_status', 'relay_log_messages']) {
-        db.run(`ALTER TABLE ${table} ADD COLUMN seq INTEGER NOT NULL DEFAULT 0; UPDATE ${table} SET seq = id;`);
+        db.run(`ALTER TABLE ${table} ADD COLUMN seq INTEGER NOT NULL DEFAULT 0; UPDATE ${table} SET seq = id; CREATE INDEX ${table}_by_seq ON ${table} (seq);`);
       }
       // Times were stored as given: rewritten in the one form whose text order is time order.
       for (const [table, key, column] of [

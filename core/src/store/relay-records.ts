@@ -107,3 +107,15 @@ export function replaceRelayRecord<R extends { id: number }>(db: Database, colle
 export function deleteRelayRecord<R extends { id: number }>(db: Database, collection: RelayRecordCollection<R>, id: number): boolean {
   return execute(db, `DELETE FROM ${collection.table.table} WHERE id = ?`, [id]) > 0;
 }
+
+/**
+ * Keeps a collection under a retention: deletes rows older than `before`
+ * (an ISO time, compared with the time column in its canonical form), then
+ * all but the newest `keep` by insertion. Returns how many went.
+ */
+export function trimRelayRecords<R extends { id: number }>(db: Database, collection: RelayRecordCollection<R>, keep: number, before: string): number {
+  const table = collection.table.table;
+  const timeColumn = collection.columns[0];
+  const old = execute(db, `DELETE FROM ${table} WHERE ${timeColumn} < ?`, [before]);
+  return old + execute(db, `DELETE FROM ${table} WHERE seq < (SELECT min(seq) FROM (SELECT seq FROM ${table} ORDER BY seq DESC LIMIT ?))`, [keep]);
+}
