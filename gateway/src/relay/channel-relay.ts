@@ -13,6 +13,7 @@ import { UdpDatagramSink, type LiveChunk, type LiveSource } from '@klvscope/adap
 import type { RelayChannelDefinition, RelayOutputState } from '@klvscope/core/store';
 import type { BitrateMeter } from './bitrate-meter.js';
 import type { ChannelState, LogMessageType } from './channel-state.js';
+import { LoopDetector } from './loop-detector.js';
 import { TsRepacker } from './ts-repacker.js';
 
 export const DEFAULT_INPUT_RETRY_MS = 2000;
@@ -33,6 +34,8 @@ export interface ChannelEvents {
   state(state: ChannelState, error: string | null): void;
   /** An event worth a log message. */
   log(type: LogMessageType, message: string): void;
+  /** The channel stopped by itself (a loop): it is no longer asked to run. */
+  halted(): void;
 }
 
 export interface ChannelRelayOptions {
@@ -65,6 +68,7 @@ export class ChannelRelay {
   private retryTimer: NodeJS.Timeout | null = null;
   private pumping: Promise<void> = Promise.resolve();
   private repacker: TsRepacker | null = null;
+  private loops = new LoopDetector();
   /** Each output's socket counters at the last reading. */
   private sinkCounts: { bytes: number; datagrams: number; refused: number }[] = [];
   /** The failing input's report: its message, when it began, attempts, and when it is reported again. */
@@ -91,6 +95,7 @@ export class ChannelRelay {
     this.sinkErrors = [];
     this.failing = null;
     this.repacker = this.definition.repack ? new TsRepacker() : null;
+    this.loops = new LoopDetector();
     for (const url of this.definition.outputs) {
       try {
         this.sinks.push(await UdpDatagramSink.open(url));
@@ -165,19 +170,23 @@ export class ChannelRelay {
   }
 
   private async pump(source: LiveSource): Promise<void> {
-    const { meter, taps, repacker } = this;
+    const { meter, taps, repacker, loops } = this;
     const onRelayed = this.options.onRelayed;
     try {
       for await (const chunk of source) {
         const bytes = chunk.bytes;
         meter.input(bytes);
+        if (loops.received(bytes, chunk.receivedAt)) {
+          this.haltOnLoop();
+          break;
+        }
         this.lastDataAt = Date.now();
         if (this.state === 'no-signal') {
           this.setState('running', null);
           this.events.log('signal-back', `channel ${this.definition.channelId}: input ${this.definition.input} receives again`);
         }
         const datagrams = repacker === null ? [bytes] : repacker.push(bytes);
-        for (const datagram of datagrams) this.send(datagram);
+        for (const datagram of datagrams) this.send(datagram, chunk.receivedAt);
         onRelayed?.(chunk.receivedAt);
         for (const tap of taps) tap(chunk);
       }
@@ -187,13 +196,26 @@ export class ChannelRelay {
   }
 
   /** Hands a datagram to every output that is open; what each took is counted from its socket at the next reading. */
-  private send(datagram: Uint8Array): void {
+  private send(datagram: Uint8Array, receivedAt: number): void {
+    this.loops.sent(datagram, receivedAt);
     for (const sink of this.sinks) sink?.send(datagram);
+  }
+
+  /** Its datagrams come back to its input: relaying would only feed the storm. Stopped, in error, with a log message. */
+  private haltOnLoop(): void {
+    const message = `loop: the datagrams it sends come back to its input ${this.definition.input}; stopped (change its outputs, then start it)`;
+    // After the pump returns: stop() waits for it.
+    void (async () => {
+      await this.stop();
+      this.setState('error', message);
+      this.events.log('error', `channel ${this.definition.channelId}: ${message}`);
+      this.events.halted();
+    })();
   }
 
   private flushRepacker(): void {
     const rest = this.repacker?.flush() ?? null;
-    if (rest !== null) this.send(rest);
+    if (rest !== null) this.send(rest, Date.now());
   }
 
   private fail(message: string): void {
@@ -237,6 +259,7 @@ export class ChannelRelay {
     });
     this.meter.tick(now, now - this.lastTickAt);
     this.lastTickAt = now;
+    this.loops.reading();
   }
 
   private watch(): void {

@@ -9,8 +9,8 @@
 import type { LiveSource } from '@klvscope/adapters';
 import { RELAY_LOG_MESSAGES, RELAY_SERVER_STATUS, deleteRelayChannel, getRelayChannel, getRelayPlatform, insertRelayRecord, listRelayChannels, trimRelayRecords, setRelayChannelRuntime, type RelayChannelDefinition, type RelayChannelRow, type RelayDatabase, type RelayOutputState, type SqlDatabase } from '@klvscope/core/store';
 import { BitrateMeter } from './bitrate-meter.js';
-import { ChannelRelay } from './channel-relay.js';
-import type { ChannelState, LogMessageType, ServerState } from './channel-state.js';
+import { ChannelRelay, type ChannelEvents } from './channel-relay.js';
+import type { LogMessageType, ServerState } from './channel-state.js';
 import { RelayError } from './relay-error.js';
 
 const SAVE_DELAY_MS = 200;
@@ -112,6 +112,9 @@ export class RelayService {
 
   async startChannel(channelId: string): Promise<ChannelView> {
     const row = this.channelRow(channelId);
+    const halted = this.runtimes.get(channelId);
+    // A channel that stopped by itself (a loop) starts again on a command, with its definition as it is now.
+    if (halted !== undefined && !halted.running) this.runtimes.delete(channelId);
     if (!this.runtimes.has(channelId)) {
       let meter = this.meters.get(channelId);
       if (meter === undefined || meter.outputCount !== row.outputs.length) this.meters.set(channelId, (meter = new BitrateMeter(row.outputs.length)));
@@ -204,8 +207,13 @@ export class RelayService {
     await this.save();
   }
 
-  private eventsOf(channelId: string): { state(state: ChannelState, error: string | null): void; log(type: LogMessageType, message: string): void } {
+  private eventsOf(channelId: string): ChannelEvents {
     return {
+      halted: () => {
+        if (this.closed) return;
+        setRelayChannelRuntime(this.db, channelId, { running: false });
+        this.saveSoon();
+      },
       state: (state, error) => {
         if (this.closed) return;
         setRelayChannelRuntime(this.db, channelId, { state, error });

@@ -69,11 +69,11 @@ describe('relay: an output that refuses its sends', function () {
     const deadPort = await freeUdpPort();
     await relay.client.request('POST', '/platforms', { id: 'd', name: 'D', channels: [{ channelId: 'dead', name: 'Dead', input: `udp://127.0.0.1:${inputPort}`, outputs: [`udp://127.0.0.1:${deadPort}`] }] });
     await relay.client.request('POST', '/channels/command', { channelId: 'dead', command: 'start' });
-    const datagram = Buffer.concat(Array.from({ length: 7 }, (_, n) => tsPacket(n)));
     const end = Date.now() + 2500;
     let sent = 0;
     while (Date.now() < end && sent < 250) {
-      await sendTo(inputPort, datagram);
+      // Each datagram its own: the same one again within milliseconds is what a loop looks like.
+      await sendTo(inputPort, Buffer.concat(Array.from({ length: 7 }, (_, n) => tsPacket(sent * 7 + n))));
       sent++;
       await sleep(10);
     }

@@ -6,9 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
-import { RELAY_PLATFORMS_TABLE, canonicalTime, deleteRelayPlatform, getRelayChannel, getRelayPlatform, listRelayPlatforms, putRelayPlatform, type RelayPlatformRow } from '@klvscope/core/store';
+import { RELAY_PLATFORMS_TABLE, canonicalTime, deleteRelayPlatform, getRelayChannel, getRelayPlatform, listRelayChannels, listRelayPlatforms, putRelayPlatform, type RelayPlatformRow } from '@klvscope/core/store';
 import { defineRoute } from '../../http/service-route.js';
 import { invalidFields, parsePart, type FieldProblem } from '../../http/request-validation.js';
+import { channelLoops } from '../channel-loops.js';
 import { collectionQueryOf, collectionQuerySchema } from '../collection-query-params.js';
 import type { RelayContext, RelayRouteModule } from '../relay-context.js';
 import { RelayError } from '../relay-error.js';
@@ -149,8 +150,15 @@ function writePlatforms(context: RelayContext, bodies: readonly PlatformBody[], 
       seen.set(channelId, field);
       return { channelId, name: channel.name, input: channel.input, outputs: channel.outputs, enabled: channel.enabled, repack: channel.repack };
     });
-    return { body, id, channels };
+    return { body, id, channels, where };
   });
+  if (problems.length === 0) {
+    // Loops across the whole configuration as it would be: the stored channels of other platforms and those of the request.
+    const writing = new Set(planned.map((p) => p.id));
+    const stored = listRelayChannels(service.db).filter((c) => !writing.has(c.platformId)).map((c) => ({ ...c, field: null }));
+    const requested = planned.flatMap(({ channels }, p) => channels.map((c, i) => ({ ...c, field: `${planned[p].where}channels[${i}]` })));
+    problems.push(...channelLoops([...requested, ...stored]));
+  }
   if (problems.length > 0) throw invalidFields(problems);
   return planned.map(({ body, id, channels }) => async () => {
     const existing = getRelayPlatform(service.db, id);
