@@ -2,16 +2,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { expect } from 'chai';
 import { freeUdpPort } from '../../../test-support/free-udp-port.js';
-import { eventually, relayForSuite, sleep } from './relay-test-server.js';
-
-/** A receiver on 127.0.0.1 that keeps every datagram. */
-async function receiver(): Promise<{ port: number; datagrams: Buffer[]; socket: Socket }> {
-  const socket = createSocket('udp4');
-  const datagrams: Buffer[] = [];
-  socket.on('message', (message) => datagrams.push(message));
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  return { port: socket.address().port, datagrams, socket };
-}
+import { eventually, receiver, relayForSuite, sleep } from './relay-test-server.js';
 
 /** One TS packet on PID 0x100 whose payload starts with `n`. */
 function tsPacket(n: number): Buffer {
