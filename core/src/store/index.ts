@@ -77,6 +77,7 @@ export {
 } from './run-check-points.js';
 export type { Closable, DatabaseLease, LeaseFlags } from './database-cache.js';
 export { writeFileAtomic, removeOrphanedTemporaries, type AtomicWriteOptions } from './atomic-write.js';
+export { canonicalTime } from './relay-time.js';
 export { openRelayDatabase, RELAY_FOLDER, RELAY_DATABASE_FILE_NAME, RELAY_MIGRATIONS, type RelayDatabase } from './relay-database.js';
 export { type SqlRow, textColumn, numberColumn, jsonColumn } from './sql-query.js';
 export { selectCollection, type CollectionField, type CollectionFilter, type CollectionPage, type CollectionQuery, type CollectionSort, type CollectionTable, type FilterOperator } from './relay-collection-query.js';
@@ -103,6 +104,9 @@ export {
   listRelayRecords,
   getRelayRecord,
   insertRelayRecord,
+  nextRelayRecordId,
+  trimRelayRecords,
+  MAX_RELAY_RECORD_ID,
   replaceRelayRecord,
   deleteRelayRecord,
   type RelayRecordCollection,

@@ -15,7 +15,8 @@ export interface CollectionField {
   field: string;
   /** An SQL expression over the table's alias `t`: `t.created_at`. */
   sql: string;
-  type: 'text' | 'integer';
+  /** `datetime`: text in relay-time.ts's canonical form, so filters on it compare times. */
+  type: 'text' | 'integer' | 'datetime';
 }
 
 export interface CollectionFilter {
@@ -44,7 +45,7 @@ export interface CollectionTable {
   fields: readonly CollectionField[];
   /** Filters that are not a column (a platform's `channels`): the condition for one value, with one `?`. */
   relationFilters?: Readonly<Record<string, string>>;
-  /** The order rows have when no `_sort` is given, and after the sorted columns: `t.id`. */
+  /** The order rows have when no `_sort` is given, and after the sorted columns: insertion order, as json-server's. */
   tieBreaker: string;
 }
 

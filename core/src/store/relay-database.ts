@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { DataFolderLock } from './data-folder-lock.js';
 import { DatabaseFile } from './database-file.js';
 import type { Migration } from './schema-migrations.js';
+import { canonicalTime } from './relay-time.js';
+import { execute, selectAll } from './sql-query.js';
 
 export const RELAY_FOLDER = 'relay';
 export const RELAY_DATABASE_FILE_NAME = 'relay.sqlite';
@@ -56,6 +58,27 @@ export const RELAY_MIGRATIONS: readonly Migration[] = [
         );
         CREATE INDEX relay_log_messages_by_time ON relay_log_messages (time);
       `);
+    },
+  },
+  {
+    version: 2,
+    name: 'insertion order of records, canonical times',
+    up(db) {
+      // json-server lists rows in the order they were inserted; a POST may give any free id, so the id is not that order.
+      for (const table of ['relay_server_status', 'relay_log_messages']) {
+        db.run(`ALTER TABLE ${table} ADD COLUMN seq INTEGER NOT NULL DEFAULT 0; UPDATE ${table} SET seq = id; CREATE INDEX ${table}_by_seq ON ${table} (seq);`);
+      }
+      // Times were stored as given: rewritten in the one form whose text order is time order.
+      for (const [table, key, column] of [
+        ['relay_platforms', 'id', 'created_at'],
+        ['relay_server_status', 'id', 'started_at'],
+        ['relay_log_messages', 'id', 'time'],
+      ] as const) {
+        for (const row of selectAll(db, `SELECT ${key} AS k, ${column} AS t FROM ${table}`)) {
+          const canonical = canonicalTime(String(row.t));
+          if (canonical !== null && canonical !== row.t) execute(db, `UPDATE ${table} SET ${column} = ? WHERE ${key} = ?`, [canonical, row.k]);
+        }
+      }
     },
   },
 ];

@@ -50,7 +50,7 @@ export const RELAY_PLATFORMS_TABLE: CollectionTable = {
   table: 'relay_platforms',
   fields: [
     { field: 'id', sql: 't.id', type: 'text' },
-    { field: 'createdAt', sql: 't.created_at', type: 'text' },
+    { field: 'createdAt', sql: 't.created_at', type: 'datetime' },
     { field: 'name', sql: 't.name', type: 'text' },
     { field: 'description', sql: 't.description', type: 'text' },
   ],

@@ -35,11 +35,11 @@ export const RELAY_SERVER_STATUS: RelayRecordCollection<RelayServerStatusRow> = 
     table: 'relay_server_status',
     fields: [
       { field: 'id', sql: 't.id', type: 'integer' },
-      { field: 'startedAt', sql: 't.started_at', type: 'text' },
+      { field: 'startedAt', sql: 't.started_at', type: 'datetime' },
       { field: 'state', sql: 't.state', type: 'text' },
       { field: 'errorMessage', sql: 't.error_message', type: 'text' },
     ],
-    tieBreaker: 't.id',
+    tieBreaker: 't.seq',
   },
   columns: ['started_at', 'state', 'error_message'],
   valuesOf: (r) => [r.startedAt, r.state, r.errorMessage],
@@ -51,11 +51,11 @@ export const RELAY_LOG_MESSAGES: RelayRecordCollection<RelayLogMessageRow> = {
     table: 'relay_log_messages',
     fields: [
       { field: 'id', sql: 't.id', type: 'integer' },
-      { field: 'time', sql: 't.time', type: 'text' },
+      { field: 'time', sql: 't.time', type: 'datetime' },
       { field: 'type', sql: 't.type', type: 'text' },
       { field: 'message', sql: 't.message', type: 'text' },
     ],
-    tieBreaker: 't.id',
+    tieBreaker: 't.seq',
   },
   columns: ['time', 'type', 'message'],
   valuesOf: (r) => [r.time, r.type, r.message],
@@ -72,13 +72,29 @@ export function getRelayRecord<R extends { id: number }>(db: Database, collectio
   return row === undefined ? null : collection.rowOf(row);
 }
 
-/** Inserts a record (a new id unless one is given) and returns it as stored. */
-export function insertRelayRecord<R extends { id: number }>(db: Database, collection: RelayRecordCollection<R>, record: Omit<R, 'id'>, id?: number): R {
-  const columns = id === undefined ? collection.columns : ['id', ...collection.columns];
-  const values = id === undefined ? collection.valuesOf(record) : [id, ...collection.valuesOf(record)];
-  execute(db, `INSERT INTO ${collection.table.table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`, values);
-  const newId = id ?? numberColumn(selectOne(db, 'SELECT last_insert_rowid() AS id') ?? {}, 'id');
-  return getRelayRecord(db, collection, newId) as R;
+/**
+ * The largest record id: what an item path takes (15 digits), well inside
+ * the integers a JSON number holds exactly (2^53 - 1), so that no id is
+ * read back as another.
+ */
+export const MAX_RELAY_RECORD_ID = 999_999_999_999_999;
+
+/** The id the next insert without one gets: never one used before (SQLite's AUTOINCREMENT), null when the range is used up. */
+export function nextRelayRecordId<R extends { id: number }>(db: Database, collection: RelayRecordCollection<R>): number | null {
+  const table = collection.table.table;
+  const row = selectOne(db, `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), coalesce((SELECT max(id) FROM ${table}), 0)) AS n`, [table]);
+  const next = numberColumn(row ?? {}, 'n') + 1;
+  return next > MAX_RELAY_RECORD_ID ? null : next;
+}
+
+/** Inserts a record (a new id unless one is given) after every other, and returns it as stored; null when no id is left. */
+export function insertRelayRecord<R extends { id: number }>(db: Database, collection: RelayRecordCollection<R>, record: Omit<R, 'id'>, id?: number): R | null {
+  const newId = id ?? nextRelayRecordId(db, collection);
+  if (newId === null) return null;
+  const table = collection.table.table;
+  const columns = ['id', 'seq', ...collection.columns];
+  execute(db, `INSERT INTO ${table} (${columns.join(', ')}) VALUES (?, (SELECT coalesce(max(seq), 0) + 1 FROM ${table}), ${collection.columns.map(() => '?').join(', ')})`, [newId, ...collection.valuesOf(record)]);
+  return getRelayRecord(db, collection, newId);
 }
 
 /** Replaces a record's fields; null when there is none of that id. */
@@ -90,4 +106,16 @@ export function replaceRelayRecord<R extends { id: number }>(db: Database, colle
 
 export function deleteRelayRecord<R extends { id: number }>(db: Database, collection: RelayRecordCollection<R>, id: number): boolean {
   return execute(db, `DELETE FROM ${collection.table.table} WHERE id = ?`, [id]) > 0;
+}
+
+/**
+ * Keeps a collection under a retention: deletes rows older than `before`
+ * (an ISO time, compared with the time column in its canonical form), then
+ * all but the newest `keep` by insertion. Returns how many went.
+ */
+export function trimRelayRecords<R extends { id: number }>(db: Database, collection: RelayRecordCollection<R>, keep: number, before: string): number {
+  const table = collection.table.table;
+  const timeColumn = collection.columns[0];
+  const old = execute(db, `DELETE FROM ${table} WHERE ${timeColumn} < ?`, [before]);
+  return old + execute(db, `DELETE FROM ${table} WHERE seq < (SELECT min(seq) FROM (SELECT seq FROM ${table} ORDER BY seq DESC LIMIT ?))`, [keep]);
 }

@@ -103,6 +103,8 @@ function buildProgram(): Command {
     .option('--port <n>', 'port (default $KLVSCOPE_RELAY_PORT or 5173; 0 picks a free one)')
     .option('--host <host>', 'address to listen on (default 127.0.0.1; another address makes the relay reachable from the network, and every read then needs the key)')
     .option('--data-dir <dir>', 'data folder: the relay database, the API key (default $KLVSCOPE_DATA_DIR or ./data)')
+    .option('--log-max-messages <n>', 'log messages kept at most (default 10000)')
+    .option('--log-max-age-days <n>', 'log messages older than this are deleted (default 30)')
     .action(async (options: RelayOptions) => {
       const { runRelay } = await import('./relay-command.js');
       await runRelay(options);

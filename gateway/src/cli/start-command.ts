@@ -45,7 +45,7 @@ export async function runStart(options: StartOptions, env: NodeJS.ProcessEnv = p
   const stopped = untilStopped([streaming, relay, inspection], 'every service');
   const key = inspection.apiKey.filePath ?? `from ${inspection.apiKey.source}`;
   process.stdout.write(
-    [`klvscope inspection service on ${inspection.url}`, `  API key    ${key}  (send it in the X-API-Key header)`, `  dashboard  ${inspection.signInUrl}`, `  data       ${inspection.dataDir}`, streamBanner(streaming) + relayBanner(relay), 'Ctrl+C stops every service.', ''].join('\n'),
+    [`klvscope inspection service on ${inspection.url}`, `  API key    ${key}  (send it in the X-API-Key header)`, `  dashboard  ${inspection.signInUrl}`, `  data       ${inspection.dataDir}`, streamBanner(streaming) + relayBanner(relay, process.stdout.isTTY === true), 'Ctrl+C stops every service.', ''].join('\n'),
   );
   await stopped;
   process.stdout.write('klvscope: stopped\n');

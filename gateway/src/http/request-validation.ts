@@ -41,6 +41,14 @@ export function parseRouteInput(schemas: RouteSchemas, request: FastifyRequest):
   return input;
 }
 
+/** One part checked against a schema by a handler (e.g. a row merged with a PATCH): its value, or the 400 naming each field. */
+export function parsePart<T>(part: RequestPart, schema: $ZodType<T>, value: unknown): T {
+  ensureEnglishZodMessages();
+  const result = z.safeParse(schema, value);
+  if (!result.success) throw invalidFields(result.error.issues.flatMap((issue) => fieldProblems(part, issue)));
+  return result.data;
+}
+
 /** The 400 for fields a handler found wrong itself (e.g. after merging a patch). */
 export function invalidFields(problems: readonly FieldProblem[]): InspectionError {
   const lines = problems.map((p) => `${p.field === '' ? p.in : `${p.in}.${p.field}`}: ${p.message}`);

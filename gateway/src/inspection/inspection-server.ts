@@ -18,6 +18,7 @@ import { installApiKeyGuard } from '../http/api-key-guard.js';
 import { resolveApiKey } from '../http/api-key.js';
 import { answerClientError } from '../http/client-error.js';
 import { installErrorHandling, sendError } from '../http/error-response.js';
+import { installJsonBodyParser } from '../http/json-body-parser.js';
 import { installHostHeaderGuard } from '../http/host-header-guard.js';
 import { installLicenceHeader, logLicenceMode, setLicenceHeader } from './licence-announcement.js';
 import { closeInspectionDeps, createInspectionDeps, type ApiKeyInfo, type InspectionDeps } from './inspection-deps.js';
@@ -151,7 +152,7 @@ export async function createInspectionServer(options: InspectionServerOptions = 
     logLicenceMode(deps.log, deps.licence.licenceStatus());
     installErrorHandling(app);
     // RFC 7396 bodies (PATCH /config) are JSON under their own media type.
-    app.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+    installJsonBodyParser(app, ['application/json', 'application/merge-patch+json']);
 
     installFleetCopies(app, deps);
     registerRoutes(app, routes);

@@ -18,6 +18,12 @@ export interface BitrateReading {
   outputBitrate: number;
 }
 
+/** An output's sends since the channel's meter was made: datagrams the system took, and those it refused. */
+export interface OutputSends {
+  sent: number;
+  refused: number;
+}
+
 export interface PidBitrate {
   pid: number;
   bitrate: number;
@@ -26,6 +32,8 @@ export interface PidBitrate {
 export class BitrateMeter {
   private inputBytes = 0;
   private readonly outputBytes: number[];
+  /** Per output, since the meter was made (kept across stops as the readings are). */
+  readonly outputSends: OutputSends[];
   private readonly pidPackets = new Uint32Array(PID_COUNT);
   private readonly seenPids: number[] = [];
   private history: BitrateReading[] = [];
@@ -34,6 +42,7 @@ export class BitrateMeter {
 
   constructor(readonly outputCount: number) {
     this.outputBytes = new Array<number>(outputCount).fill(0);
+    this.outputSends = Array.from({ length: outputCount }, () => ({ sent: 0, refused: 0 }));
   }
 
   input(bytes: Uint8Array): void {
@@ -46,8 +55,11 @@ export class BitrateMeter {
     }
   }
 
-  output(index: number, length: number): void {
-    this.outputBytes[index] += length;
+  /** What an output's socket reported since the last call: bytes and datagrams the system took, sends it refused. */
+  output(index: number, bytes: number, datagrams: number, refused: number): void {
+    this.outputBytes[index] += bytes;
+    this.outputSends[index].sent += datagrams;
+    this.outputSends[index].refused += refused;
   }
 
   /** Closes the second that ended at `now` (ms since the epoch), lasting `elapsedMs`. */

@@ -10,7 +10,8 @@ export interface StreamBitrates {
   time: string | null;
   inputBitrate: number;
   outputBitrate: number;
-  outputs: Array<{ url: string; bitrate: number }>;
+  /** Per output: bits per second the system took, and datagrams sent and refused since the channel's readings began. */
+  outputs: Array<{ url: string; bitrate: number; sent: number; refused: number }>;
   pids: PidBitrate[];
   history: readonly BitrateReading[];
 }
@@ -26,7 +27,7 @@ export function channelBitrates(service: RelayService, channelId?: string): Stre
       time: latest?.reading.time ?? null,
       inputBitrate: latest?.reading.inputBitrate ?? 0,
       outputBitrate: latest?.reading.outputBitrate ?? 0,
-      outputs: row.outputs.map((url, i) => ({ url, bitrate: latest?.outputs[i] ?? 0 })),
+      outputs: row.outputs.map((url, i) => ({ url, bitrate: latest?.outputs[i] ?? 0, sent: meter?.outputSends[i]?.sent ?? 0, refused: meter?.outputSends[i]?.refused ?? 0 })),
       pids: latest?.pids ?? [],
       history: meter?.readings() ?? [],
     };

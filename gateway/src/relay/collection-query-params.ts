@@ -2,13 +2,14 @@
  * The query string of a generated collection GET (json-server's words):
  * `_limit` (default 100, at most MAX_COLLECTION_LIMIT), `_page` (from 1),
  * `_sort=a,b` and `_order=asc,desc`, `FIELD=V` (repeated: any of the values),
- * `FIELD_gte`, `FIELD_lte`, `FIELD_ne`, `FIELD_like`. The zod schema lists
+ * `FIELD_gte`, `FIELD_lte`, `FIELD_ne`, `FIELD_like` (repeated `_gte`,
+ * `_lte`, `_ne`: all of them; repeated `FIELD` and `_like`: any of them). The zod schema lists
  * every parameter (so the OpenAPI document shows them and an unknown one is
  * 400 naming it); values are then read against each field's type here.
  */
 import * as z from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
-import type { CollectionFilter, CollectionQuery, CollectionSort, CollectionTable, FilterOperator } from '@klvscope/core/store';
+import { canonicalTime, type CollectionFilter, type CollectionQuery, type CollectionSort, type CollectionTable, type FilterOperator } from '@klvscope/core/store';
 import { invalidFields, type FieldProblem } from '../http/request-validation.js';
 
 export const DEFAULT_COLLECTION_LIMIT = 100;
@@ -63,7 +64,8 @@ export function collectionQueryOf(table: CollectionTable, query: Record<string, 
   const fields = new Map(table.fields.map((f) => [f.field, f]));
   const sort: CollectionSort[] = [];
   const sortText = single('_sort');
-  const orders = (single('_order') ?? '').split(',').filter(Boolean);
+  // json-server takes the order in any case (lodash compares it lower-cased).
+  const orders = (single('_order') ?? '').toLowerCase().split(',').filter(Boolean);
   if (sortText !== undefined) {
     const names = sortText.split(',');
     for (const name of names) if (!fields.has(name)) problem('_sort', `'${name}' is not a field to sort on (${[...fields.keys()].join(', ')})`);
@@ -83,6 +85,9 @@ export function collectionQueryOf(table: CollectionTable, query: Record<string, 
       const bad = values.find((v) => !/^-?\d+$/.test(v));
       if (bad !== undefined) problem(key, `'${bad}' is not a whole number`);
       filters.push({ field: name, operator, values: values.map(Number) });
+    } else if (field?.type === 'datetime' && operator !== 'like') {
+      // A full date-time compares as a time: in the stored form; anything else (a date alone) compares as text, a prefix of the stored form.
+      filters.push({ field: name, operator, values: values.map((v) => canonicalTime(v) ?? v) });
     } else {
       filters.push({ field: name, operator, values });
     }

@@ -6,6 +6,7 @@
 import type { InspectionRoute } from '../http/service-route.js';
 import { ERROR_BODY, jsonSchemaOf, operationIdOf, parametersOf, type JsonSchema } from '../inspection/openapi-document.js';
 import { RELAY_API_PREFIX } from './relay-address.js';
+import { TOTAL_COUNT_HEADER } from './routes/platform-routes.js';
 
 const ERROR_RESPONSES: Readonly<Record<string, string>> = {
   '400': 'malformed JSON, or a field, parameter or query value refused (named in details.fields)',
@@ -32,6 +33,8 @@ export function buildRelayOpenApiDocument(routes: readonly InspectionRoute[], ve
 function operationOf(route: InspectionRoute): JsonSchema {
   const status = route.method === 'DELETE' ? '204' : String(route.status ?? 200);
   const success: JsonSchema = status === '204' ? { description: 'deleted' } : { description: 'success', content: { 'application/json': { schema: route.schemas.response ? jsonSchemaOf(route.schemas.response, 'output') : {} } } };
+  // A collection GET gives the rows matching its filters, all pages together, in a header (json-server's).
+  if (route.method === 'GET' && route.summary.includes(TOTAL_COUNT_HEADER)) success.headers = { [TOTAL_COUNT_HEADER]: { description: 'rows matching the filters, all pages together', schema: { type: 'integer', minimum: 0 } } };
   const responses: JsonSchema = { [status]: success };
   for (const [code, description] of Object.entries(ERROR_RESPONSES)) {
     if (code === '401' && route.public === true) continue;

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { parseUdpDestinationUrl, parseUdpSourceUrl } from '@klvscope/adapters';
+import { MAX_RELAY_RECORD_ID } from '@klvscope/core/store';
 import { CHANNEL_STATES, LOG_MESSAGE_TYPES, OUTPUT_STATES, SERVER_STATES } from './channel-state.js';
 
 /** Ids name rows and appear in paths: visible ASCII without '/', '?' or '#'. */
@@ -25,6 +26,12 @@ function urlOf(parse: (url: string) => unknown, description: string): z.ZodMiniS
 
 export const sourceUrlSchema = urlOf(parseUdpSourceUrl, 'udp://GROUP:PORT, udp://SOURCE@GROUP:PORT or udp://HOST:PORT; options interface=ADDR, rcvbuf=BYTES, rtp=auto|on|off');
 export const destinationUrlSchema = urlOf(parseUdpDestinationUrl, 'udp://HOST:PORT or udp://GROUP:PORT; options ttl=N, interface=ADDR');
+
+/** An RFC 3339 date-time, with Z or an offset; stored in one UTC form (core's canonicalTime), so times compare in time order. */
+const dateTime = (description: string): z.ZodMiniISODateTime => z.iso.datetime({ offset: true }).check(z.describe(description));
+
+/** A record id: the range item paths take (15 digits), so that every row can be read, changed and deleted. */
+const recordId = z.int().check(z.positive(), z.maximum(MAX_RELAY_RECORD_ID));
 
 export const outputStateSchema = z.object({ url: z.string(), state: z.enum(OUTPUT_STATES), error: z.nullable(z.string()) });
 
@@ -55,7 +62,7 @@ export const channelSchema = z.object({
 
 export const platformBodySchema = z.strictObject({
   id: z.optional(idText),
-  createdAt: z.optional(z.iso.datetime().check(z.describe('kept from the first write; set by the relay when absent'))),
+  createdAt: z.optional(dateTime('kept from the first write; set by the relay when absent; stored in UTC')),
   name: z.string().check(z.minLength(1), z.maxLength(200)),
   description: z._default(z.string().check(z.maxLength(2000)), ''),
   channels: z._default(z.array(channelBodySchema).check(z.maxLength(64)), []),
@@ -65,16 +72,16 @@ export type PlatformBody = z.output<typeof platformBodySchema>;
 export const platformSchema = z.object({ id: z.string(), createdAt: z.string(), name: z.string(), description: z.string(), channels: z.array(channelSchema) });
 
 export const serverStatusBodySchema = z.strictObject({
-  id: z.optional(z.int().check(z.positive())),
-  startedAt: z.iso.datetime(),
+  id: z.optional(recordId),
+  startedAt: z.optional(dateTime('default: now; stored in UTC')),
   state: z.enum(SERVER_STATES),
   errorMessage: z._default(z.string(), ''),
 });
 export const serverStatusSchema = z.object({ id: z.number(), startedAt: z.string(), state: z.enum(SERVER_STATES), errorMessage: z.string() });
 
 export const logMessageBodySchema = z.strictObject({
-  id: z.optional(z.int().check(z.positive())),
-  time: z.iso.datetime(),
+  id: z.optional(recordId),
+  time: z.optional(dateTime('default: now; stored in UTC')),
   type: z.enum(LOG_MESSAGE_TYPES),
   message: z.string().check(z.maxLength(4000)),
 });

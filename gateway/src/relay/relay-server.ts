@@ -9,6 +9,7 @@ import { fastify, type FastifyInstance } from 'fastify';
 import { APP_VERSION } from '../app-version.js';
 import { installApiKeyGuard } from '../http/api-key-guard.js';
 import { installErrorHandling } from '../http/error-response.js';
+import { installJsonBodyParser } from '../http/json-body-parser.js';
 import { installHostHeaderGuard } from '../http/host-header-guard.js';
 import type { InspectionRoute } from '../http/service-route.js';
 import { isLoopbackHost } from '../http/loopback-host.js';
@@ -47,6 +48,7 @@ export function createRelayApp(context: RelayContext, options: RelayAppOptions):
   if (loopback) installHostHeaderGuard(app);
   installApiKeyGuard(app, options.apiKey);
   installErrorHandling(app);
+  installJsonBodyParser(app);
   registerRoutes(app, routes, RELAY_API_PREFIX);
   const openApi = buildRelayOpenApiDocument(routes, APP_VERSION);
   installDocsPage(app, options.docs, () => openApi, loopback);

@@ -7,10 +7,10 @@
  * changes by requests before the answer.
  */
 import type { LiveSource } from '@klvscope/adapters';
-import { RELAY_LOG_MESSAGES, RELAY_SERVER_STATUS, deleteRelayChannel, getRelayChannel, getRelayPlatform, insertRelayRecord, listRelayChannels, setRelayChannelRuntime, type RelayChannelDefinition, type RelayChannelRow, type RelayDatabase, type RelayOutputState, type SqlDatabase } from '@klvscope/core/store';
+import { RELAY_LOG_MESSAGES, RELAY_SERVER_STATUS, deleteRelayChannel, getRelayChannel, getRelayPlatform, insertRelayRecord, listRelayChannels, trimRelayRecords, setRelayChannelRuntime, type RelayChannelDefinition, type RelayChannelRow, type RelayDatabase, type RelayOutputState, type SqlDatabase } from '@klvscope/core/store';
 import { BitrateMeter } from './bitrate-meter.js';
-import { ChannelRelay } from './channel-relay.js';
-import type { ChannelState, LogMessageType, ServerState } from './channel-state.js';
+import { ChannelRelay, type ChannelEvents } from './channel-relay.js';
+import type { LogMessageType, ServerState } from './channel-state.js';
 import { RelayError } from './relay-error.js';
 
 const SAVE_DELAY_MS = 200;
@@ -20,7 +20,18 @@ export interface RelayServiceOptions {
   openSource: (url: string) => Promise<LiveSource>;
   noSignalMs: number;
   onRelayed?: (receivedAt: number) => void;
+  /** An input that cannot be opened is tried again this often (default 2 s). */
+  inputRetryMs?: number;
+  /** A failing input is reported again after this, then at doubling intervals (default 60 s). */
+  errorRepeatMs?: number;
+  /** Log messages kept: at most this many (default 10 000) ... */
+  logMaxMessages?: number;
+  /** ... and none older than this (default 30 days). */
+  logMaxAgeMs?: number;
 }
+
+export const DEFAULT_LOG_MAX_MESSAGES = 10_000;
+export const DEFAULT_LOG_MAX_AGE_MS = 30 * 24 * 3600 * 1000;
 
 /** A channel as the API shows it: its definition, then what the relay keeps. */
 export interface ChannelView extends RelayChannelDefinition {
@@ -60,7 +71,14 @@ export class RelayService {
   log(type: LogMessageType, message: string): void {
     if (this.closed) return;
     insertRelayRecord(this.db, RELAY_LOG_MESSAGES, { time: new Date().toISOString(), type, message });
+    this.trimLog();
     this.saveSoon();
+  }
+
+  /** Keeps the log under its retention: the newest logMaxMessages, none older than logMaxAgeMs. */
+  trimLog(): void {
+    const maxAgeMs = this.options.logMaxAgeMs ?? DEFAULT_LOG_MAX_AGE_MS;
+    trimRelayRecords(this.db, RELAY_LOG_MESSAGES, this.options.logMaxMessages ?? DEFAULT_LOG_MAX_MESSAGES, new Date(Date.now() - maxAgeMs).toISOString());
   }
 
   recordServerStatus(state: ServerState, errorMessage = ''): void {
@@ -94,10 +112,20 @@ export class RelayService {
 
   async startChannel(channelId: string): Promise<ChannelView> {
     const row = this.channelRow(channelId);
+    const halted = this.runtimes.get(channelId);
+    // A channel that stopped by itself (a loop) starts again on a command, with its definition as it is now.
+    if (halted !== undefined && !halted.running) this.runtimes.delete(channelId);
     if (!this.runtimes.has(channelId)) {
       let meter = this.meters.get(channelId);
       if (meter === undefined || meter.outputCount !== row.outputs.length) this.meters.set(channelId, (meter = new BitrateMeter(row.outputs.length)));
-      const runtime = new ChannelRelay(row, this.eventsOf(channelId), { openSource: this.options.openSource, noSignalMs: this.options.noSignalMs, onRelayed: this.options.onRelayed, meter });
+      const runtime = new ChannelRelay(row, this.eventsOf(channelId), {
+        openSource: this.options.openSource,
+        noSignalMs: this.options.noSignalMs,
+        onRelayed: this.options.onRelayed,
+        meter,
+        retryMs: this.options.inputRetryMs,
+        errorRepeatMs: this.options.errorRepeatMs,
+      });
       this.runtimes.set(channelId, runtime);
       setRelayChannelRuntime(this.db, channelId, { running: true });
       await runtime.start();
@@ -179,8 +207,13 @@ export class RelayService {
     await this.save();
   }
 
-  private eventsOf(channelId: string): { state(state: ChannelState, error: string | null): void; log(type: LogMessageType, message: string): void } {
+  private eventsOf(channelId: string): ChannelEvents {
     return {
+      halted: () => {
+        if (this.closed) return;
+        setRelayChannelRuntime(this.db, channelId, { running: false });
+        this.saveSoon();
+      },
       state: (state, error) => {
         if (this.closed) return;
         setRelayChannelRuntime(this.db, channelId, { state, error });

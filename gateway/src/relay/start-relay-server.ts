@@ -39,6 +39,14 @@ export interface StartRelayOptions {
   openSource?: (url: string) => Promise<LiveSource>;
   /** Told, for each datagram relayed, when it arrived (benchmarks). */
   onRelayed?: (receivedAt: number) => void;
+  /** An input that cannot be opened is tried again this often (default 2 s). */
+  inputRetryMs?: number;
+  /** A failing input is reported again after this, then at doubling intervals up to an hour (default 60 s). */
+  errorRepeatMs?: number;
+  /** Log messages kept at most (default 10 000). */
+  logMaxMessages?: number;
+  /** Log messages older than this are deleted (default 30 days). */
+  logMaxAgeMs?: number;
 }
 
 export interface RunningRelayServer {
@@ -65,7 +73,8 @@ export async function startRelayServer(options: StartRelayOptions = {}): Promise
     const apiKey = await resolveApiKey({ dataDir, key: options.apiKey, env });
     const licence = await LicenceState.open({ dataDir });
     const openSource = options.openSource ?? ((url: string) => openUdpSource(url));
-    service = new RelayService({ database, openSource, noSignalMs: options.noSignalMs ?? DEFAULT_NO_SIGNAL_MS, onRelayed: options.onRelayed });
+    const { onRelayed, inputRetryMs, errorRepeatMs, logMaxMessages, logMaxAgeMs } = options;
+    service = new RelayService({ database, openSource, noSignalMs: options.noSignalMs ?? DEFAULT_NO_SIGNAL_MS, onRelayed, inputRetryMs, errorRepeatMs, logMaxMessages, logMaxAgeMs });
     const detector = new StreamDetector(service, openSource);
     const { app } = createRelayApp({ service, detector, licence, apiKey }, { host, apiKey: apiKey.value, docs: await loadDocsFiles(), console: await webAppFiles('relay-console') });
     const port = await listenOrExplain(app, host, options.port ?? DEFAULT_RELAY_PORT, 'klvscope relay', (message, details) => new RelayError('ERR_LISTEN_FAILED', message, details));

@@ -1,7 +1,9 @@
 /**
  * Re-packs a TS byte stream into datagrams of 7 × 188 bytes (the usual
  * 1316-byte payload), whatever sizes the input datagrams have. Bytes that
- * do not fill a datagram wait for the next input.
+ * do not fill a datagram wait for the next input, or go out as a short
+ * datagram at flush() (the channel flushes after a short silence and at
+ * stop, so the end of a feed is not kept back).
  */
 import { TS_PACKET_SIZE } from '@klvscope/core';
 
@@ -28,5 +30,13 @@ export class TsRepacker {
       }
     }
     return out;
+  }
+
+  /** The bytes waiting (a short datagram, a fresh buffer), or null when none. */
+  flush(): Uint8Array | null {
+    if (this.filled === 0) return null;
+    const rest = this.pending.slice(0, this.filled);
+    this.filled = 0;
+    return rest;
   }
 }

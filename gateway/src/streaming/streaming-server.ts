@@ -12,6 +12,7 @@ import { WebSocketServer } from 'ws';
 import * as z from 'zod/mini';
 import { APP_VERSION } from '../app-version.js';
 import { installErrorHandling } from '../http/error-response.js';
+import { installJsonBodyParser } from '../http/json-body-parser.js';
 import { serviceFastifyOptions } from '../http/service-fastify-options.js';
 import { installHostHeaderGuard } from '../http/host-header-guard.js';
 import { loopbackUpgradeRefusal, refuseUpgrade } from '../http/socket-upgrade-guard.js';
@@ -115,6 +116,7 @@ export function createStreamingApp(parts: StreamingServerParts, options: Streami
 
   if (onLoopback) installHostHeaderGuard(app);
   installErrorHandling(app);
+  installJsonBodyParser(app);
 
   app.get('/info', () => streamInfo(parts));
   app.get('/recorderState', () => parts.recorder.status());

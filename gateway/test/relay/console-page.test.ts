@@ -64,8 +64,14 @@ describe('relay: the console at /', function () {
     });
   });
 
-  it('prints the sign-in URL: the key in the fragment, encoded so the page reads it back whole', () => {
-    expect(relayBanner(relay.server)).to.include(`  console    ${relay.server.url}/#key=${TEST_KEY}  `);
+  it('prints the key only to a terminal: elsewhere (a service log) the console address without the key', () => {
+    const logged = relayBanner(relay.server, false);
+    expect(logged).to.not.include(TEST_KEY);
+    expect(logged).to.include(`  console    ${relay.server.url}/  (sign in with the API key)\n`);
+  });
+
+  it('prints the sign-in URL to a terminal: the key in the fragment, encoded so the page reads it back whole', () => {
+    expect(relayBanner(relay.server, true)).to.include(`  console    ${relay.server.url}/#key=${TEST_KEY}  `);
     const key = 'a#b&c=d+e/f%g';
     const url = new URL(consoleSignInUrl({ url: 'http://127.0.0.1:5173', apiKey: { value: key, source: 'environment', filePath: null, created: false } }));
     expect(url.pathname).to.equal('/');

@@ -62,7 +62,7 @@ describe('relay: the docs page', function () {
         blocks.map((block) => `${block.querySelector('.opblock-summary-method')?.textContent ?? ''} ${block.querySelector('[data-path]')?.getAttribute('data-path') ?? ''}`),
       );
       expect(listed).to.have.members(expected);
-      expect(listed.length).to.equal(33);
+      expect(listed.length).to.equal(36);
       expect(await page.textContent('body')).to.include('klvscope channel relay');
       console.log(`      screenshot: ${await saveScreenshot(page, 'relay-docs')}`);
     } finally {

@@ -1,5 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers are read loosely: the assertions check their values */
 /** A relay on a real socket over a fresh data folder, and a small JSON client for it. */
+import { createSocket, type Socket } from 'node:dgram';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,4 +81,13 @@ export function relayForSuite(options: StartRelayOptions = {}): { readonly serve
       return running.client as RelayClient;
     },
   };
+}
+
+/** A receiver on 127.0.0.1 that keeps every datagram. */
+export async function receiver(): Promise<{ port: number; datagrams: Buffer[]; socket: Socket }> {
+  const socket = createSocket('udp4');
+  const datagrams: Buffer[] = [];
+  socket.on('message', (message) => datagrams.push(message));
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  return { port: socket.address().port, datagrams, socket };
 }

@@ -1,18 +1,9 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-return -- JSON answers are read loosely: the assertions check their values */
-import { createSocket, type Socket } from 'node:dgram';
+import { createSocket } from 'node:dgram';
 import { expect } from 'chai';
 import { freeUdpPort } from '../../../test-support/free-udp-port.js';
-import { RelayClient, eventually, makeDataDir, removeDataDir, sleep, startTestRelay } from './relay-test-server.js';
+import { RelayClient, eventually, makeDataDir, receiver, removeDataDir, sleep, startTestRelay } from './relay-test-server.js';
 import type { RunningRelayServer } from '../../src/relay/start-relay-server.js';
-
-/** A receiver on 127.0.0.1 that keeps every datagram. */
-async function receiver(): Promise<{ port: number; datagrams: Buffer[]; socket: Socket }> {
-  const socket = createSocket('udp4');
-  const datagrams: Buffer[] = [];
-  socket.on('message', (message) => datagrams.push(message));
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  return { port: socket.address().port, datagrams, socket };
-}
 
 /** A datagram of 7 TS packets on PID 0x100 and 0x101, numbered by `n` so that order and content can be checked. */
 function tsDatagram(n: number): Buffer {

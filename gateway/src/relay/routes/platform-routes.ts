@@ -6,9 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
-import { RELAY_PLATFORMS_TABLE, deleteRelayPlatform, getRelayChannel, getRelayPlatform, listRelayPlatforms, putRelayPlatform, type RelayPlatformRow } from '@klvscope/core/store';
+import { RELAY_PLATFORMS_TABLE, canonicalTime, deleteRelayPlatform, getRelayChannel, getRelayPlatform, listRelayChannels, listRelayPlatforms, putRelayPlatform, type RelayPlatformRow } from '@klvscope/core/store';
 import { defineRoute } from '../../http/service-route.js';
-import { invalidFields, type FieldProblem } from '../../http/request-validation.js';
+import { invalidFields, parsePart, type FieldProblem } from '../../http/request-validation.js';
+import { channelLoops } from '../channel-loops.js';
 import { collectionQueryOf, collectionQuerySchema } from '../collection-query-params.js';
 import type { RelayContext, RelayRouteModule } from '../relay-context.js';
 import { RelayError } from '../relay-error.js';
@@ -63,6 +64,18 @@ export const platformRoutes: RelayRouteModule = (context) => {
         if (body.id !== undefined && body.id !== params.id) throw invalidFields([{ in: 'body', field: 'id', message: `differs from the path's '${params.id}'` }]);
         const row = await writePlatforms(context, [{ ...body, id: params.id }], 'body')[0]();
         return platformView(service, row);
+      },
+    }),
+    defineRoute({
+      method: 'PATCH',
+      path: '/platforms/:id',
+      summary: "changes the fields given of a platform (json-server's merge: a `channels` given replaces the array whole); the result is validated as a PUT body",
+      schemas: { params: idParams, body: z.record(z.string(), z.unknown()), response: platformSchema },
+      handle: async ({ params, body }) => {
+        const { id, createdAt, name, description, channels } = platformView(service, platformOrThrow(service, params.id));
+        const merged = parsePart('body', platformBodySchema, { id, createdAt, name, description, channels, ...body });
+        if (merged.id !== params.id) throw invalidFields([{ in: 'body', field: 'id', message: `differs from the path's '${params.id}'` }]);
+        return platformView(service, await writePlatforms(context, [merged], 'body')[0]());
       },
     }),
     defineRoute({
@@ -121,9 +134,13 @@ function writePlatforms(context: RelayContext, bodies: readonly PlatformBody[], 
   const { service } = context;
   const problems: FieldProblem[] = [];
   const seen = new Map<string, string>();
+  const seenPlatforms = new Map<string, string>();
   const planned = bodies.map((body, p) => {
     const id = body.id ?? randomUUID();
     const where = at === 'body' ? '' : at === '' ? `[${p}].` : `${at}[${p}].`;
+    // One upload names a platform once: a second would silently replace the first.
+    if (seenPlatforms.has(id)) problems.push({ in: 'body', field: `${where}id`, message: `'${id}' is given twice (also at ${seenPlatforms.get(id)})` });
+    seenPlatforms.set(id, `${where}id`);
     const channels = body.channels.map((channel, c) => {
       const channelId = channel.channelId ?? randomUUID();
       const field = `${where}channels[${c}].channelId`;
@@ -133,12 +150,20 @@ function writePlatforms(context: RelayContext, bodies: readonly PlatformBody[], 
       seen.set(channelId, field);
       return { channelId, name: channel.name, input: channel.input, outputs: channel.outputs, enabled: channel.enabled, repack: channel.repack };
     });
-    return { body, id, channels };
+    return { body, id, channels, where };
   });
+  if (problems.length === 0) {
+    // Loops across the whole configuration as it would be: the stored channels of other platforms and those of the request.
+    const writing = new Set(planned.map((p) => p.id));
+    const stored = listRelayChannels(service.db).filter((c) => !writing.has(c.platformId)).map((c) => ({ ...c, field: null }));
+    const requested = planned.flatMap(({ channels }, p) => channels.map((c, i) => ({ ...c, field: `${planned[p].where}channels[${i}]` })));
+    problems.push(...channelLoops([...requested, ...stored]));
+  }
   if (problems.length > 0) throw invalidFields(problems);
   return planned.map(({ body, id, channels }) => async () => {
     const existing = getRelayPlatform(service.db, id);
-    const createdAt = existing?.createdAt ?? body.createdAt ?? new Date().toISOString();
+    const given = body.createdAt === undefined ? null : canonicalTime(body.createdAt);
+    const createdAt = existing?.createdAt ?? given ?? new Date().toISOString();
     const removed = putRelayPlatform(service.db, { id, createdAt, name: body.name, description: body.description }, channels);
     await service.channelsChanged(removed, id);
     await service.save();
