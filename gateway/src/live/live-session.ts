@@ -2,10 +2,13 @@
  * One live inspection: a live source (UDP, multicast, serial) through the
  * demuxer into the same checks a file goes through, run incrementally. Each
  * violation is published the moment the check emits it, stamped with the
- * arrival time of the bytes that revealed it; decoded metadata packets and
- * statistics (every second) are published beside the findings. Memory is
- * bounded: the checks keep no points (a sink takes them), and the three
- * event logs keep only their latest events.
+ * arrival time of the bytes that revealed it; repeats of a kind within a
+ * second are folded into one record with their count (finding-coalescer.ts);
+ * decoded metadata packets and statistics (every second) are published
+ * beside the findings. Memory is bounded: the checks keep no points (a sink
+ * takes them), the three event logs keep only their latest events, and the
+ * records not yet in the database are handed over once there are
+ * UNSAVED_RECORDS_LIMIT of them (the session's counters count everything).
  *
  * The source's own troubles are findings too, under LIVE_SOURCE_CHECK_ID:
  * datagrams lost (in the application, RTP gaps, socket drops), serial
@@ -14,6 +17,7 @@
  */
 import { CheckSession, KlvStreamDemuxer, createKlvAwareTsDemuxer, type AnyCheck, type Demuxer, type Observation, type Point, type Severity } from '@klvscope/core';
 import { epochNow, type LiveSource, type LiveSourceEvent } from '@klvscope/adapters';
+import { FindingCoalescer, type CoalescedFinding } from './finding-coalescer.js';
 import { LiveEventLog } from './live-event-log.js';
 import {
   LIVE_SOURCE_CHECK_ID,
@@ -31,6 +35,9 @@ const STATISTICS_INTERVAL_MS = 1_000;
 /** Events kept for followers that reconnect (the database keeps more findings). */
 const LIVE_LOG_CAPACITY = { findings: 10_000, metadata: 1_000, statistics: 600 } as const;
 
+/** Records and packets held for the database before the session asks for them to be written (`onUnsaved`). */
+const UNSAVED_RECORDS_LIMIT = 2_000;
+
 export interface LiveSessionOptions {
   id: string;
   source: LiveSource;
@@ -41,6 +48,8 @@ export interface LiveSessionOptions {
   noDataSeconds: number;
   /** Told when the status changes (to persist it). */
   onStatus?: (session: LiveSession) => void;
+  /** Told when UNSAVED_RECORDS_LIMIT records or packets wait for the database (to write them before the next save). */
+  onUnsaved?: (session: LiveSession) => void;
 }
 
 const SOURCE_EVENT_SEVERITY: Record<LiveSourceEvent['kind'], Severity> = {
@@ -71,8 +80,9 @@ export class LiveSession {
   private readonly demuxer: Demuxer;
   /** TS sources only: raw KLV has no TS packets, and a 0x47 inside a KLV value would pass for a sync byte. */
   private readonly meter: PidRateMeter | null;
-  /** Findings by severity and by check; the totals are the logs' last sequence numbers. */
-  private readonly findingCounts: Pick<LiveSessionState['counts'], 'bySeverity' | 'byCheck'> = { bySeverity: {}, byCheck: {} };
+  /** Findings (occurrences) in all, by severity and by check; the records are the findings log's sequence numbers. */
+  private readonly findingCounts: Pick<LiveSessionState['counts'], 'findings' | 'bySeverity' | 'byCheck'> = { findings: 0, bySeverity: {}, byCheck: {} };
+  private readonly coalescer = new FindingCoalescer((finding) => this.publishRecord(finding));
   private statusValue: LiveSessionStatus = 'waiting';
   private error: string | null = null;
   private stoppedAt: number | null = null;
@@ -144,7 +154,7 @@ export class LiveSession {
       updatedAt: new Date(epochNow()).toISOString(),
       stoppedAt: this.stoppedAt === null ? null : new Date(this.stoppedAt).toISOString(),
       error: this.error,
-      counts: { findings: this.findings.last, metadataPackets: this.metadata.last, ...structuredClone(this.findingCounts) },
+      counts: { ...structuredClone(this.findingCounts), records: this.findings.last, metadataPackets: this.metadata.last },
       received: this.source.stats(),
       statistics: this.statistics.latest(),
     };
@@ -170,6 +180,7 @@ export class LiveSession {
       this.arrival = null;
       this.demuxer.end();
       this.checkSession.finish();
+      this.coalescer.close();
     } catch (error) {
       this.error = error instanceof Error ? error.message : String(error);
       this.endStatus = 'failed';
@@ -186,17 +197,29 @@ export class LiveSession {
   }
 
   private publishFinding(checkId: string, point: Point): void {
-    const finding = this.findings.append((seq) => ({ ...point, seq, sessionId: this.id, checkId, receivedAt: this.arrival, emittedAt: epochNow() }));
-    const { bySeverity, byCheck } = this.findingCounts;
-    bySeverity[finding.severity] = (bySeverity[finding.severity] ?? 0) + 1;
-    byCheck[checkId] = (byCheck[checkId] ?? 0) + 1;
+    const counts = this.findingCounts;
+    counts.findings++;
+    counts.bySeverity[point.severity] = (counts.bySeverity[point.severity] ?? 0) + 1;
+    counts.byCheck[checkId] = (counts.byCheck[checkId] ?? 0) + 1;
+    this.coalescer.add(checkId, point, this.arrival ?? epochNow(), this.arrival);
+  }
+
+  private publishRecord({ checkId, point, ...record }: CoalescedFinding): number {
+    const finding = this.findings.append((seq) => ({ ...point, seq, sessionId: this.id, checkId, ...record, emittedAt: epochNow() }));
     this.unsavedFindings.push(finding);
+    this.unsavedGrew();
+    return finding.seq;
+  }
+
+  private unsavedGrew(): void {
+    if (this.unsavedFindings.length + this.unsavedMetadata.length >= UNSAVED_RECORDS_LIMIT) this.options.onUnsaved?.(this);
   }
 
   private publishMetadata(observation: Observation & { kind: 'metadata-packet' }): void {
     const { kind: _kind, ...packet } = observation;
     const published = this.metadata.append((seq) => ({ ...packet, seq, sessionId: this.id, receivedAt: this.arrival }));
     this.unsavedMetadata.push(published);
+    this.unsavedGrew();
   }
 
   private publishSourceEvent(event: LiveSourceEvent): void {
@@ -218,6 +241,7 @@ export class LiveSession {
 
   private tick(): void {
     const now = epochNow();
+    this.coalescer.closePast(now);
     const received = this.source.stats();
     const lastChunkAt = received.lastChunkAt ?? this.createdAt;
     const silentMs = now - Math.max(lastChunkAt, this.silentSince);
@@ -264,7 +288,7 @@ export class LiveSession {
       klvPacketsPerSecond: klvPackets / seconds,
       continuityErrors: this.continuityErrors,
       losses: { application: source.applicationLoss, rtpPackets: source.rtpLost, socket: source.socketDrops },
-      findings: this.findings.last,
+      findings: this.findingCounts.findings,
       source,
     }));
   }

@@ -65,11 +65,9 @@ describe('klvscope watch', function () {
     await server.call('/sessions/active', { method: 'DELETE' });
     expect(result.status, result.stderr).to.equal(0);
     const findings = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as LiveFinding);
-    expect(findings.map((f) => [f.checkId, f.type])).to.deep.equal([
-      ['mpegts-errors', 'continuity-error'],
-      ['mpegts-errors', 'continuity-error'],
-      ['mpegts-errors', 'continuity-error'],
-    ]);
+    // Three drops in a second or two: records of one kind whose counts make three (the first of a second at once, the rest in one).
+    expect(new Set(findings.map((f) => `${f.checkId} ${f.type}`))).to.deep.equal(new Set(['mpegts-errors continuity-error']));
+    expect(findings.reduce((sum, f) => sum + f.count, 0)).to.equal(3);
   });
 
   it('refuses a wrong API key with exit code 2 and says why', async () => {
