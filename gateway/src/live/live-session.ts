@@ -29,6 +29,9 @@ import {
 } from './live-records.js';
 import { PidRateMeter } from './pid-rate-meter.js';
 
+/** Silence after which the session passes on what it holds waiting for more bytes (docs/live.md). */
+export const IDLE_FLUSH_MS = 200;
+
 /** How often the session publishes its statistics. */
 const STATISTICS_INTERVAL_MS = 1_000;
 
