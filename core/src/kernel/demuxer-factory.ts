@@ -12,6 +12,12 @@ export interface Demuxer {
   push(chunk: Uint8Array): void;
   /** Ends the source: flushes whatever is held. */
   end(): void;
+  /**
+   * The source paused (a live feed gone silent): passes on what is held
+   * waiting for later bytes, as far as it can be without them, and goes on
+   * with the next chunk as before. Demuxers that hold nothing need not have it.
+   */
+  flush?(): void;
   /** The packet size in use once known (188, 192 or 204), for demuxers of packetised streams. */
   readonly packetSize?: number | null;
 }

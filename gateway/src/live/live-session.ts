@@ -10,6 +10,11 @@
  * records not yet in the database are handed over once there are
  * UNSAVED_RECORDS_LIMIT of them (the session's counters count everything).
  *
+ * A feed that goes silent for IDLE_FLUSH_MS has what the demuxer holds for
+ * later bytes passed on (observations after the last PCR, timed by the last
+ * byte rate), so its last findings come with their own arrival time and its
+ * last KLV packets count in their own second, not at Stop.
+ *
  * The source's own troubles are findings too, under LIVE_SOURCE_CHECK_ID:
  * datagrams lost (in the application, RTP gaps, socket drops), serial
  * noise, and silence longer than `noDataSeconds` (the session keeps waiting
@@ -99,6 +104,8 @@ export class LiveSession {
   private lastReadingBytes = 0;
   private silentSince: number;
   private readonly timer: NodeJS.Timeout;
+  /** Armed again by each chunk: fires once the feed has been silent for IDLE_FLUSH_MS. */
+  private readonly idleTimer: NodeJS.Timeout;
   /** Findings and packets not yet written to the database (taken by `takeUnsaved`). */
   private unsavedFindings: LiveFinding[] = [];
   private unsavedMetadata: LiveMetadataPacket[] = [];
@@ -127,6 +134,8 @@ export class LiveSession {
     this.source.onEvent = (event) => this.publishSourceEvent(event);
     this.timer = setInterval(() => this.tick(), STATISTICS_INTERVAL_MS);
     this.timer.unref();
+    this.idleTimer = setTimeout(() => this.flushIdle(), IDLE_FLUSH_MS);
+    this.idleTimer.unref();
     this.ended = this.run();
   }
 
@@ -179,6 +188,7 @@ export class LiveSession {
         this.meter?.push(chunk.bytes);
         this.demuxer.push(chunk.bytes);
         this.checkSession.throwIfSinkFailed();
+        this.idleTimer.refresh();
       }
       this.arrival = null;
       this.demuxer.end();
@@ -190,6 +200,7 @@ export class LiveSession {
       await this.source.close();
     } finally {
       clearInterval(this.timer);
+      clearTimeout(this.idleTimer);
       this.stoppedAt = epochNow();
       this.takeReading();
       this.findings.close();
@@ -240,6 +251,21 @@ export class LiveSession {
       citation: null,
       type: event.kind,
     });
+  }
+
+  /** The feed has been silent for IDLE_FLUSH_MS: what was received is passed on, stamped with the arrival of the last bytes. */
+  private flushIdle(): void {
+    if (this.stoppedAt !== null) return;
+    try {
+      this.demuxer.flush?.();
+      this.checkSession.throwIfSinkFailed();
+    } catch (error) {
+      // A sink that failed here fails the session as it would on the next chunk.
+      this.error = error instanceof Error ? error.message : String(error);
+      this.endStatus = 'failed';
+      void this.source.close();
+    }
+    this.coalescer.closePast(epochNow());
   }
 
   private tick(): void {
