@@ -19,7 +19,7 @@
 import type { Point } from '@klvscope/core';
 
 /** Kinds (check, PID, type, severity) followed one by one within a second. */
-export const MAX_KINDS_PER_SECOND = 256;
+export const MAX_KINDS_PER_SECOND = 128;
 
 /** The PID of a record of the kinds past MAX_KINDS_PER_SECOND (-1 is already a finding of no PID). */
 export const OTHER_PIDS = -2;

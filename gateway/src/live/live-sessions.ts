@@ -30,11 +30,12 @@ import { Waiters } from './waiters.js';
 
 /**
  * What a live session's database keeps (docs/live.md, retention): the latest
- * 50,000 finding records, none published more than 24 hours ago, and the
- * latest 20,000 metadata packets. A record stands for up to a second of one
- * kind of finding, so under a broken feed this is hours, not seconds.
+ * 20,000 finding records, none published more than 24 hours ago, and the
+ * latest 20,000 metadata packets. A second gives at most about 280 records
+ * (finding-coalescer.ts), so even a feed of noise keeps its last minutes; a
+ * feed with a few kinds of trouble keeps hours. The counters count everything.
  */
-export const LIVE_RETENTION = { findings: 50_000, findingsMaxAgeMs: 24 * 3_600_000, metadata: 20_000 } as const;
+export const LIVE_RETENTION = { findings: 20_000, findingsMaxAgeMs: 24 * 3_600_000, metadata: 20_000 } as const;
 
 /** The statuses of a session not yet ended ('stopped', 'replaced', 'failed' and 'interrupted' end one). */
 const RUNNING_STATUSES: readonly LiveSessionStatus[] = ['waiting', 'receiving', 'no-data'];
