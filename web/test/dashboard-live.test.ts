@@ -16,7 +16,7 @@ import { connectLiveClient, type LiveClient } from '../../gateway/test/live/live
 import type { LiveFinding, LiveMetadataPacket, LiveSessionState, LiveStatistics } from '../src/dashboard/live/live-records.js';
 import { openSignedIn, TEST_API_KEY, type DashboardService } from './dashboard-page-driver.js';
 import { dashboardSuite } from './dashboard-suite.js';
-import { sendPaced } from './dashboard-live-udp-sender.js';
+import { sendPaced } from '../../test-support/paced-udp-sender.js';
 
 // The page's view of the channel's records must stay readable from the gateway's: this fails the typecheck when they part.
 type Assignable<To, From extends To> = [To, From];
