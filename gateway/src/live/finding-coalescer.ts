@@ -57,11 +57,7 @@ export class FindingCoalescer {
 
   /** One occurrence, arrived at `atMs` (its bytes' arrival, or now when none). */
   add(checkId: string, point: Point, atMs: number, receivedAt: number | null): void {
-    const second = Math.floor(atMs / 1_000);
-    if (second !== this.second) {
-      this.close();
-      this.second = second;
-    }
+    this.closePast(atMs);
     const kindOfPid = `${checkId}\u0000${point.type ?? ''}\u0000${point.severity}`;
     const key = `${point.pid}\u0000${kindOfPid}`;
     let kind = this.open.get(key);
@@ -81,9 +77,16 @@ export class FindingCoalescer {
     }
   }
 
-  /** Ends the open second once the clock has left it (the session's ticks and idle flushes call this). */
-  closePast(nowMs: number): void {
-    if (Math.floor(nowMs / 1_000) !== this.second) this.close();
+  /**
+   * Ends the open second once the arrivals have left it (the session calls
+   * this with each chunk's arrival). An arrival from an earlier second (one
+   * without bytes, stamped now, came first) counts in the open one.
+   */
+  closePast(atMs: number): void {
+    const second = Math.floor(atMs / 1_000);
+    if (second <= this.second) return;
+    this.close();
+    this.second = second;
   }
 
   /** Publishes the repeats of the open second and forgets it. */

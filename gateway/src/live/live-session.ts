@@ -13,7 +13,8 @@
  * A feed that goes silent for IDLE_FLUSH_MS has what the demuxer holds for
  * later bytes passed on (observations after the last PCR, timed by the last
  * byte rate), so its last findings come with their own arrival time and its
- * last KLV packets count in their own second, not at Stop.
+ * last KLV packets count in their own second, not at Stop; so does each
+ * statistics reading, so that sparse PCRs do not batch the KLV counts.
  *
  * The source's own troubles are findings too, under LIVE_SOURCE_CHECK_ID:
  * datagrams lost (in the application, RTP gaps, socket drops), serial
@@ -184,6 +185,7 @@ export class LiveSession {
     try {
       for await (const chunk of this.source) {
         this.arrival = chunk.receivedAt;
+        this.coalescer.closePast(chunk.receivedAt);
         if (this.statusValue !== 'receiving') this.setStatus('receiving');
         this.meter?.push(chunk.bytes);
         this.demuxer.push(chunk.bytes);
@@ -255,6 +257,17 @@ export class LiveSession {
 
   /** The feed has been silent for IDLE_FLUSH_MS: what was received is passed on, stamped with the arrival of the last bytes. */
   private flushIdle(): void {
+    this.passOnHeld();
+    // Silence: no chunk of the open second is still queued.
+    this.coalescer.close();
+  }
+
+  /**
+   * What the demuxer holds for the next PCR is passed on: at silence, and
+   * before each reading, so that a feed with PCRs half a second apart has its
+   * KLV packets counted in the second they arrived, not in batches at each PCR.
+   */
+  private passOnHeld(): void {
     if (this.stoppedAt !== null) return;
     try {
       this.demuxer.flush?.();
@@ -265,12 +278,11 @@ export class LiveSession {
       this.endStatus = 'failed';
       void this.source.close();
     }
-    this.coalescer.closePast(epochNow());
   }
 
   private tick(): void {
+    this.passOnHeld();
     const now = epochNow();
-    this.coalescer.closePast(now);
     const received = this.source.stats();
     const lastChunkAt = received.lastChunkAt ?? this.createdAt;
     const silentMs = now - Math.max(lastChunkAt, this.silentSince);
