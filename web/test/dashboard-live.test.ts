@@ -95,12 +95,12 @@ describe('the dashboard live page (headless Chromium)', function () {
     // Stopped from the page: the session's last readings and findings come, then nothing.
     await page.click('.live-source-form button.stop');
     await page.waitForSelector('[data-field="status"]:text("stopped")', { timeout: 5_000 });
-    const final = await service.api<{ counts: { findings: number; metadataPackets: number } }>('GET', `/sessions/${sessionId}`);
+    const final = await service.api<{ counts: { records: number; metadataPackets: number } }>('GET', `/sessions/${sessionId}`);
     const ofSession = <T extends { sessionId: string }>(events: T[]) => events.filter((event) => event.sessionId === sessionId);
-    await channel.until(() => ofSession(channel.findings).length >= final.counts.findings && ofSession(channel.metadata).length >= final.counts.metadataPackets, 5_000, 'the session on the channel');
+    await channel.until(() => ofSession(channel.findings).length >= final.counts.records && ofSession(channel.metadata).length >= final.counts.metadataPackets, 5_000, 'the session on the channel');
 
-    // Findings: every one the channel gave, newest first, with its check.
-    await until('every finding on the page', 3_000, async () => (await page.$$('.live-findings tr.finding')).length === final.counts.findings);
+    // Findings: every record the channel gave, newest first, with its check.
+    await until('every finding record on the page', 3_000, async () => (await page.$$('.live-findings tr.finding')).length === final.counts.records);
     const rows = (await datasets(page, '.live-findings tr.finding')).map((row) => ({ seq: Number(row.seq), checkId: row.check }));
     expect(rows).to.deep.equal(ofSession(channel.findings).map((finding) => ({ seq: finding.seq, checkId: finding.checkId })).reverse());
     expect(faults.every((fault) => ofSession(channel.findings).some((finding) => finding.packetIndex === fault.packetIndex))).to.equal(true);
