@@ -10,10 +10,8 @@ import type { Page } from 'playwright-core';
 import { freeUdpPort } from '../../test-support/free-udp-port.js';
 import { sendPaced } from '../../test-support/paced-udp-sender.js';
 import { until } from '../../test-support/until.js';
-import { saveScreenshot, type ChromiumSession } from '../../test-support/chromium.js';
-import { connectLiveClient, type LiveClient } from '../../gateway/test/live/live-client.js';
-import { openSignedIn, TEST_API_KEY, type DashboardService } from './dashboard-page-driver.js';
-import { dashboardSuite } from './dashboard-suite.js';
+import { saveScreenshot } from '../../test-support/chromium.js';
+import { dashboardLiveSuite, startSessionFromPage } from './dashboard-live-driver.js';
 
 const BITRATE = 2_000_000;
 
@@ -28,29 +26,13 @@ const rowsOf = (page: Page): Promise<Array<{ seq: number; check: string; severit
 
 describe('the live page findings, filtered and readable (headless Chromium, 1024 px)', function () {
   this.timeout(60_000);
-  const suite = dashboardSuite(() => undefined, { width: 1024, height: 900 });
-  let session: ChromiumSession;
-  let service: DashboardService;
-  let channel: LiveClient;
-
-  before(async () => {
-    ({ session, service } = suite);
-    channel = await connectLiveClient(Number(new URL(service.origin).port), TEST_API_KEY);
-  });
-
-  after(async () => {
-    await channel?.close();
-  });
+  const live = dashboardLiveSuite({ width: 1024, height: 900 });
 
   it('filters the findings by check and by severity, keeps each message inside the panel and writes every time in one format', async () => {
     const { bytes } = generateTransportStream({ bitrate: BITRATE, seed: 7, durationSeconds: 3.5, klv: { carriage: 'sync' }, faults: FAULTS.map((spec) => parseFaultSpec(spec)) });
+    const { service, channel } = live;
     const port = await freeUdpPort();
-    const page = await openSignedIn(session, service, '#/live');
-    await page.waitForSelector('[data-field="channelState"][data-state="open"]', { timeout: 10_000 });
-    await page.fill('#live-source', `udp://127.0.0.1:${port}`);
-    await page.click('.live-source-form button.start');
-    await page.waitForSelector('.live-page[data-session]:not([data-session=""])', { timeout: 5_000 });
-    const sessionId = (await page.getAttribute('.live-page', 'data-session')) as string;
+    const { page, sessionId } = await startSessionFromPage(live, port);
     await sendPaced(bytes, port, BITRATE);
     await page.click('.live-source-form button.stop');
     await page.waitForSelector('[data-field="status"]:text("stopped")', { timeout: 5_000 });

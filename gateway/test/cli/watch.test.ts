@@ -6,7 +6,7 @@ import { generateTransportStream, parseFaultSpec } from '@klvscope/core';
 import { repoRoot } from '../../../test-support/fixtures.js';
 import { freeUdpPort } from '../../../test-support/free-udp-port.js';
 import type { LiveFinding } from '../../src/live/live-records.js';
-import { startTestServer, type TestServer } from '../inspection/test-server.js';
+import { testServerForSuite, type TestServer } from '../inspection/test-server.js';
 
 interface Watched {
   status: number | null;
@@ -42,12 +42,7 @@ function watch(args: string[], whenConnected: () => Promise<void> = () => Promis
 describe('klvscope watch', function () {
   this.timeout(60_000);
   let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  testServerForSuite((started) => (server = started));
 
   it('prints the live findings of the checks asked for as they arrive, and exits after --max of them', async () => {
     const port = await freeUdpPort();

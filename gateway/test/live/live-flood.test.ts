@@ -3,7 +3,7 @@ import { freeUdpPort } from '../../../test-support/free-udp-port.js';
 import { HOSTILE_KINDS, sendHostileDatagrams } from '../../../test-support/hostile-datagrams.js';
 import { MAX_KINDS_PER_SECOND, OTHER_PIDS } from '../../src/live/finding-coalescer.js';
 import type { LiveFinding, LiveSessionState } from '../../src/live/live-records.js';
-import { startTestServer, type TestServer } from '../inspection/test-server.js';
+import { testServerForSuite, type TestServer } from '../inspection/test-server.js';
 import { connectLiveClient } from './live-client.js';
 
 /** Issue 35: the flood that took a service to 856 MB, smaller (the benchmark script sends the full one). */
@@ -15,12 +15,7 @@ const sum = (numbers: readonly number[]): number => numbers.reduce((total, n) =>
 describe('a live session flooded with hostile datagrams on 127.0.0.1', function () {
   this.timeout(90_000);
   let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  testServerForSuite((started) => (server = started));
 
   it('stays up, coalesces repeated findings into records with their counts, and keeps the totals exact through REST and the live channel', async () => {
     const port = await freeUdpPort();

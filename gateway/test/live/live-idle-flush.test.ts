@@ -4,7 +4,7 @@ import { createKlvAwareTsDemuxer, generateTransportStream, parseFaultSpec } from
 import { freeUdpPort } from '../../../test-support/free-udp-port.js';
 import { IDLE_FLUSH_MS } from '../../src/live/live-session.js';
 import type { LiveSessionState } from '../../src/live/live-records.js';
-import { startTestServer, type TestServer } from '../inspection/test-server.js';
+import { testServerForSuite, type TestServer } from '../inspection/test-server.js';
 import { connectLiveClient } from './live-client.js';
 
 const TS_PACKET = 188;
@@ -15,12 +15,7 @@ const carriesPcr = (bytes: Uint8Array, at: number): boolean => (bytes[at + 3] & 
 describe('a live session whose feed goes silent', function () {
   this.timeout(60_000);
   let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  testServerForSuite((started) => (server = started));
 
   it('passes on what it received within its idle time, before Stop: the findings with their own arrival, the KLV packets in their own second', async () => {
     const { bytes, faults } = generateTransportStream({ bitrate: 2_000_000, seed: 12, durationSeconds: 3, klv: { carriage: 'sync' }, faults: [parseFaultSpec('klv-checksum@1.5')] });

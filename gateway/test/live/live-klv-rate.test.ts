@@ -3,7 +3,7 @@ import { generateTransportStream } from '@klvscope/core';
 import { freeUdpPort } from '../../../test-support/free-udp-port.js';
 import { sendPaced } from '../../../test-support/paced-udp-sender.js';
 import type { LiveSessionState } from '../../src/live/live-records.js';
-import { startTestServer, type TestServer } from '../inspection/test-server.js';
+import { testServerForSuite, type TestServer } from '../inspection/test-server.js';
 import { connectLiveClient } from './live-client.js';
 
 const BITRATE = 1_000_000;
@@ -11,12 +11,7 @@ const BITRATE = 1_000_000;
 describe('the live statistics of a feed with sparse PCRs', function () {
   this.timeout(60_000);
   let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  testServerForSuite((started) => (server = started));
 
   it('counts the KLV packets of a 29.4 Hz source in the second they arrived, not in batches at each PCR (issue 36 item 7)', async () => {
     // A PCR every 534 ms (the recording of issue 36): what follows a PCR is timed only at the next one.
