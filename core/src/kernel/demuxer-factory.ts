@@ -31,6 +31,12 @@ export interface DemuxerFactoryOptions {
    * the observations of a typical recording (about 22 items per ST 0601 packet).
    */
   klvFields?: boolean;
+  /**
+   * Told as each KLV packet is framed, at the arrival of its last bytes: its
+   * observations may then wait for the next PCR to be timed (a live session
+   * counts KLV packets per second of arrival with this).
+   */
+  onKlvPacket?: () => void;
 }
 
 export type DemuxerFactory = (sink: ObservationSink, options?: DemuxerFactoryOptions) => Demuxer;
