@@ -12,11 +12,11 @@ import type { Page } from 'playwright-core';
 import { freeUdpPort } from '../../test-support/free-udp-port.js';
 import { until } from '../../test-support/until.js';
 import { saveScreenshot, type ChromiumSession } from '../../test-support/chromium.js';
-import { connectLiveClient, type LiveClient } from '../../gateway/test/live/live-client.js';
+import type { LiveClient } from '../../gateway/test/live/live-client.js';
 import type { LiveFinding, LiveMetadataPacket, LiveSessionState, LiveStatistics } from '../src/dashboard/live/live-records.js';
 import { openSignedIn, TEST_API_KEY, type DashboardService } from './dashboard-page-driver.js';
-import { dashboardSuite } from './dashboard-suite.js';
-import { sendPaced } from './dashboard-live-udp-sender.js';
+import { dashboardLiveSuite, startSessionFromPage } from './dashboard-live-driver.js';
+import { sendPaced } from '../../test-support/paced-udp-sender.js';
 
 // The page's view of the channel's records must stay readable from the gateway's: this fails the typecheck when they part.
 type Assignable<To, From extends To> = [To, From];
@@ -45,20 +45,14 @@ function datasets(page: Page, selector: string): Promise<Array<Record<string, st
 
 describe('the dashboard live page (headless Chromium)', function () {
   this.timeout(60_000);
-  // No recordings: these pages read live sources and rules.
-  const suite = dashboardSuite(() => undefined, { width: 1400, height: 1100 });
+  const live = dashboardLiveSuite({ width: 1400, height: 1100 });
   let session: ChromiumSession;
   let service: DashboardService;
-  /** A tRPC client of the live channel, as a script would read it: what the page must agree with. */
+  /** What the page must agree with. */
   let channel: LiveClient;
 
-  before(async () => {
-    ({ session, service } = suite);
-    channel = await connectLiveClient(Number(new URL(service.origin).port), TEST_API_KEY);
-  });
-
-  after(async () => {
-    await channel?.close();
+  before(() => {
+    ({ session, service, channel } = live);
   });
 
   it('starts a session from the page, shows an injected fault within a second of its packet, plots the statistics the channel gives and draws the KLV track', async () => {
@@ -70,12 +64,7 @@ describe('the dashboard live page (headless Chromium)', function () {
       faults: [parseFaultSpec('pcr-gap@1.5'), parseFaultSpec('klv-checksum@2.5')],
     });
     const port = await freeUdpPort();
-    const page = await openSignedIn(session, service, '#/live');
-    await page.waitForSelector('[data-field="channelState"][data-state="open"]', { timeout: 10_000 });
-    await page.fill('#live-source', `udp://127.0.0.1:${port}`);
-    await page.click('.live-source-form button.start');
-    await page.waitForSelector('.live-page[data-session]:not([data-session=""])', { timeout: 5_000 });
-    const sessionId = await page.getAttribute('.live-page', 'data-session');
+    const { page, sessionId } = await startSessionFromPage(live, port);
     const active = await service.api<{ active: { sessionId: string; source: string; kind: string } }>('GET', '/sessions/active');
     expect(active.active).to.include({ sessionId, source: `udp://127.0.0.1:${port}`, kind: 'live' });
     await page.evaluate(WATCH_FINDING_ROWS);
@@ -95,12 +84,12 @@ describe('the dashboard live page (headless Chromium)', function () {
     // Stopped from the page: the session's last readings and findings come, then nothing.
     await page.click('.live-source-form button.stop');
     await page.waitForSelector('[data-field="status"]:text("stopped")', { timeout: 5_000 });
-    const final = await service.api<{ counts: { findings: number; metadataPackets: number } }>('GET', `/sessions/${sessionId}`);
+    const final = await service.api<{ counts: { records: number; metadataPackets: number } }>('GET', `/sessions/${sessionId}`);
     const ofSession = <T extends { sessionId: string }>(events: T[]) => events.filter((event) => event.sessionId === sessionId);
-    await channel.until(() => ofSession(channel.findings).length >= final.counts.findings && ofSession(channel.metadata).length >= final.counts.metadataPackets, 5_000, 'the session on the channel');
+    await channel.until(() => ofSession(channel.findings).length >= final.counts.records && ofSession(channel.metadata).length >= final.counts.metadataPackets, 5_000, 'the session on the channel');
 
-    // Findings: every one the channel gave, newest first, with its check.
-    await until('every finding on the page', 3_000, async () => (await page.$$('.live-findings tr.finding')).length === final.counts.findings);
+    // Findings: every record the channel gave, newest first, with its check.
+    await until('every finding record on the page', 3_000, async () => (await page.$$('.live-findings tr.finding')).length === final.counts.records);
     const rows = (await datasets(page, '.live-findings tr.finding')).map((row) => ({ seq: Number(row.seq), checkId: row.check }));
     expect(rows).to.deep.equal(ofSession(channel.findings).map((finding) => ({ seq: finding.seq, checkId: finding.checkId })).reverse());
     expect(faults.every((fault) => ofSession(channel.findings).some((finding) => finding.packetIndex === fault.packetIndex))).to.equal(true);

@@ -12,6 +12,12 @@ export interface Demuxer {
   push(chunk: Uint8Array): void;
   /** Ends the source: flushes whatever is held. */
   end(): void;
+  /**
+   * The source paused (a live feed gone silent): passes on what is held
+   * waiting for later bytes, as far as it can be without them, and goes on
+   * with the next chunk as before. Demuxers that hold nothing need not have it.
+   */
+  flush?(): void;
   /** The packet size in use once known (188, 192 or 204), for demuxers of packetised streams. */
   readonly packetSize?: number | null;
 }
@@ -25,6 +31,12 @@ export interface DemuxerFactoryOptions {
    * the observations of a typical recording (about 22 items per ST 0601 packet).
    */
   klvFields?: boolean;
+  /**
+   * Told as each KLV packet is framed, at the arrival of its last bytes: its
+   * observations may then wait for the next PCR to be timed (a live session
+   * counts KLV packets per second of arrival with this).
+   */
+  onKlvPacket?: () => void;
 }
 
 export type DemuxerFactory = (sink: ObservationSink, options?: DemuxerFactoryOptions) => Demuxer;

@@ -16,11 +16,13 @@ export class KlvStreamDemuxer implements Demuxer {
   private readonly reassembler: KlvReassembler;
 
   constructor(sink: ObservationSink, options: DemuxerFactoryOptions = {}) {
-    const { klvFields } = options;
+    const { klvFields, onKlvPacket } = options;
     const at = (origin: KlvOrigin, intoPiece: number): KlvOrigin => ({ ...origin, offset: origin.offset + intoPiece });
     this.reassembler = new KlvReassembler({
-      triplet: (bytes, start, end, origin, intoPiece) =>
-        observeKlvPacket(bytes, start, end, { pid: -1, klvIndex: this.klvCount++, carriage: 'raw', origin: at(origin, intoPiece), klvFields }, sink),
+      triplet: (bytes, start, end, origin, intoPiece) => {
+        onKlvPacket?.();
+        observeKlvPacket(bytes, start, end, { pid: -1, klvIndex: this.klvCount++, carriage: 'raw', origin: at(origin, intoPiece), klvFields }, sink);
+      },
       garbage: (origin, count, message, intoPiece) =>
         sink(klvErrorObservation(-1, null, at(origin, intoPiece), 'klv-raw-decode-error', null, `${message} (${count} bytes)`, { bytes: count })),
     });

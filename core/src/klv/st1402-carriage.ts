@@ -34,9 +34,10 @@ class KlvPid {
   fragmentOrigin: KlvOrigin | null = null;
   readonly reassembler: KlvReassembler;
 
-  constructor(readonly pid: number, readonly carriage: KlvCarriageKind, emit: (o: Observation) => void, klvFields: boolean | undefined) {
+  constructor(readonly pid: number, readonly carriage: KlvCarriageKind, emit: (o: Observation) => void, { klvFields, onKlvPacket }: DemuxerFactoryOptions) {
     this.reassembler = new KlvReassembler({
       triplet: (bytes, start, end, origin) => {
+        onKlvPacket?.();
         observeKlvPacket(bytes, start, end, { pid, klvIndex: this.klvCount++, carriage, origin, klvFields }, emit);
       },
       garbage: (origin, count, message) => {
@@ -61,7 +62,7 @@ export class St1402Carriage implements PesPayloadConsumer {
     let state = this.pids.get(pes.pid);
     if (!state || state.carriage !== carriage) {
       state?.reassembler.flush();
-      state = new KlvPid(pes.pid, carriage, emit, this.options.klvFields);
+      state = new KlvPid(pes.pid, carriage, emit, this.options);
       this.pids.set(pes.pid, state);
     }
     const origin: KlvOrigin = { offset: pes.offset, packetIndex: pes.packetIndex, pts90kHz: pes.pts90kHz };

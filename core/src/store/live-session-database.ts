@@ -2,8 +2,9 @@
  * One database file per live session, `<dataDir>/live/<sessionId>.sqlite`:
  * its findings and decoded metadata packets in arrival order, each row
  * numbered by the session (`seq`). A live feed has no end, so the rows are
- * bounded: the oldest go once a table holds more than its limit (the
- * session's counters still count them). A save writes this session only.
+ * bounded: the oldest go once a table holds more than its limit, and
+ * findings older than their age limit go too (the session's counters still
+ * count them). A save writes this session only.
  */
 import type { Database } from 'sql.js';
 import type { DatabaseFile } from './database-file.js';
@@ -24,6 +25,12 @@ const LIVE_DATABASE_MIGRATIONS: readonly Migration[] = [
         CREATE INDEX live_findings_by_check ON live_findings (check_id, seq);
         CREATE TABLE live_metadata (seq INTEGER PRIMARY KEY, packet TEXT NOT NULL);
       `),
+  },
+  {
+    version: 2,
+    name: 'live findings kept by age',
+    // Rows written before the column existed count as old as the epoch: the next age limit drops them.
+    up: (db) => db.exec('ALTER TABLE live_findings ADD COLUMN emitted_ms REAL NOT NULL DEFAULT 0; CREATE INDEX live_findings_by_age ON live_findings (emitted_ms);'),
   },
 ];
 
@@ -46,6 +53,17 @@ export interface LiveFindingRow {
   seq: number;
   checkId: string;
   severity: string;
+  /** When it was published (ms since the epoch): what the age limit measures. */
+  emittedAt: number;
+}
+
+/** What a live session's database keeps at most: the latest rows, and findings no older than an age. */
+export interface LiveRowLimits {
+  findings: number;
+  metadata: number;
+  /** Findings published longer ago than this (before `nowMs`) are dropped; none by age when absent. */
+  findingsMaxAgeMs?: number;
+  nowMs?: number;
 }
 
 export interface LiveRowPage<T> {
@@ -55,17 +73,15 @@ export interface LiveRowPage<T> {
 }
 
 /** Appends findings and metadata packets in one transaction, then drops the oldest rows beyond the limits. */
-export function appendLiveRows(
-  db: Database,
-  findings: ReadonlyArray<LiveFindingRow>,
-  metadata: ReadonlyArray<{ seq: number }>,
-  limits: { findings: number; metadata: number },
-): void {
+export function appendLiveRows(db: Database, findings: ReadonlyArray<LiveFindingRow>, metadata: ReadonlyArray<{ seq: number }>, limits: LiveRowLimits): void {
   inTransaction(db, () => {
     if (findings.length > 0) {
-      const sql = 'INSERT OR REPLACE INTO live_findings (seq, check_id, severity, finding) VALUES (?, ?, ?, ?)';
-      executeEach(db, sql, findings, (finding) => [finding.seq, finding.checkId, finding.severity, JSON.stringify(finding)]);
+      const sql = 'INSERT OR REPLACE INTO live_findings (seq, check_id, severity, finding, emitted_ms) VALUES (?, ?, ?, ?, ?)';
+      executeEach(db, sql, findings, (finding) => [finding.seq, finding.checkId, finding.severity, JSON.stringify(finding), finding.emittedAt]);
       pruneOldest(db, 'live_findings', limits.findings);
+    }
+    if (limits.findingsMaxAgeMs !== undefined) {
+      execute(db, 'DELETE FROM live_findings WHERE emitted_ms < $cutoff', { $cutoff: (limits.nowMs ?? Date.now()) - limits.findingsMaxAgeMs });
     }
     if (metadata.length > 0) {
       executeEach(db, 'INSERT OR REPLACE INTO live_metadata (seq, packet) VALUES (?, ?)', metadata, (packet) => [packet.seq, JSON.stringify(packet)]);

@@ -122,6 +122,16 @@ export class TsDemuxer {
     this.feed(chunk, base);
   }
 
+  /**
+   * The source paused: the observations waiting for the next PCR to be timed
+   * are timed by the last byte rate and passed on (the next PCR goes on from
+   * the last one, so the time line does not move). Packets split across
+   * chunks and unfinished PES packets stay held: more of them may come.
+   */
+  flush(): void {
+    if (!this.ended) this.timeline.end();
+  }
+
   /** Ends the source: reports what is left over, flushes held observations and emits per-PID totals. */
   end(): void {
     if (this.ended) return;

@@ -68,7 +68,11 @@ export class StreamTimeline {
     this.sink(observation);
   }
 
-  /** End of the source: times what is held by the last byte rate (or leaves it unknown) and passes it on. */
+  /**
+   * End of the source, or a pause in it: times what is held by the last byte
+   * rate (or leaves it unknown) and passes it on. After a pause, later
+   * observations wait for the next PCR as before.
+   */
   end(): void {
     this.releaseByExtrapolation();
   }

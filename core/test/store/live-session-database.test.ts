@@ -5,7 +5,7 @@ import { Store } from '../../src/store/store.js';
 import { StoreError } from '../../src/store/store-error.js';
 import { useTemporaryFolder } from './temporary-folder.js';
 
-const finding = (seq: number, checkId: string) => ({ seq, checkId, severity: 'error', message: `finding ${seq}` });
+const finding = (seq: number, checkId: string, emittedAt = 1_000 * seq) => ({ seq, checkId, severity: 'error', message: `finding ${seq}`, emittedAt });
 
 describe('live session database', () => {
   const folder = useTemporaryFolder('klvscope-live-db-');
@@ -53,6 +53,19 @@ describe('live session database', () => {
     }
     expect(readLiveFindings<{ seq: number }>(database.db, { limit: 100, offset: 0 }).rows.map((row: { seq: number }) => row.seq)).to.deep.equal([8, 9, 10, 11, 12]);
     expect(readLiveMetadata(database.db, { limit: 100, offset: 0 }).rows).to.deep.equal([{ seq: 2 }, { seq: 3 }]);
+    await database.close();
+    await store.close();
+  });
+
+  it('drops the findings older than its age limit, whatever their number', async () => {
+    const store = await Store.open({ dataDir: folder.path });
+    const database = await store.openLiveDatabase('session-aged', { create: true });
+    const limits = { findings: 100, metadata: 100, findingsMaxAgeMs: 3_000 };
+    appendLiveRows(database.db, [finding(1, 'a'), finding(2, 'a'), finding(3, 'b')], [], { ...limits, nowMs: 4_000 });
+    expect(readLiveFindings<{ seq: number }>(database.db, { limit: 100, offset: 0 }).rows.map((row) => row.seq)).to.deep.equal([1, 2, 3]);
+    // Time passes with nothing new: the next write (of metadata only) still ages the findings out.
+    appendLiveRows(database.db, [], [{ seq: 1 }], { ...limits, nowMs: 5_500 });
+    expect(readLiveFindings<{ seq: number }>(database.db, { limit: 100, offset: 0 })).to.deep.equal({ total: 1, rows: [finding(3, 'b')] });
     await database.close();
     await store.close();
   });

@@ -12,6 +12,7 @@ import { createTRPCClient, createWSClient, wsLink, type TRPCClientError } from '
 import WebSocket from 'ws';
 import { API_KEY_ENV, API_KEY_FILE_NAME, API_KEY_HEADER } from '../http/api-key.js';
 import { API_PREFIX, DEFAULT_PORT, LIVE_CHANNEL_PATH, PORT_ENV } from '../inspection/service-address.js';
+import { OTHER_PIDS } from '../live/finding-coalescer.js';
 import type { LiveFinding } from '../live/live-records.js';
 import type { LiveRouter } from '../live/live-router.js';
 import { statisticsLine } from './live-statistics-line.js';
@@ -26,7 +27,7 @@ export interface WatchOptions {
   severity?: string;
   statistics?: boolean;
   json?: boolean;
-  /** Exit after this many findings (scripts, tests). */
+  /** Exit after this many findings (scripts, tests): occurrences, a record counting as many as it stands for. */
   max?: number;
 }
 
@@ -71,7 +72,8 @@ export async function runWatch(options: WatchOptions, env: NodeJS.ProcessEnv = p
         {
           onData: ({ data }) => {
             out.write(options.json ? `${JSON.stringify(data)}\n` : `${findingLine(data)}\n`);
-            if (options.max !== undefined && ++printed >= options.max) finish(0);
+            printed += data.count;
+            if (options.max !== undefined && printed >= options.max) finish(0);
           },
           onError,
         },
@@ -88,15 +90,16 @@ export async function runWatch(options: WatchOptions, env: NodeJS.ProcessEnv = p
   });
 }
 
-/** `12:03:04.567  error    mpegts-errors  pid 0x0100  packet 1234  t 12.345 s  continuity error ...` */
+/** `12:03:04.567  error    mpegts-errors  pid 0x0100  packet 1234  t 12.345 s  continuity error ...`, with `x12` before the message for a record of 12. */
 function findingLine(finding: LiveFinding): string {
   const time = new Date(finding.receivedAt ?? finding.emittedAt).toISOString().slice(11, 23);
   const where = [
-    finding.pid >= 0 ? `pid 0x${finding.pid.toString(16).padStart(4, '0')}` : null,
+    finding.pid >= 0 ? `pid 0x${finding.pid.toString(16).padStart(4, '0')}` : finding.pid === OTHER_PIDS ? 'other pids' : null,
     finding.packetIndex >= 0 ? `packet ${finding.packetIndex}` : `offset ${finding.offset}`,
     finding.t !== null ? `t ${finding.t.toFixed(3)} s` : null,
   ].filter((part) => part !== null);
-  return `${time}  ${finding.severity.padEnd(7)}  ${finding.checkId}  ${where.join('  ')}  ${finding.message}`;
+  const count = finding.count > 1 ? `x${finding.count}  ` : '';
+  return `${time}  ${finding.severity.padEnd(7)}  ${finding.checkId}  ${where.join('  ')}  ${count}${finding.message}`;
 }
 
 function channelUrl(options: WatchOptions, env: NodeJS.ProcessEnv): string {

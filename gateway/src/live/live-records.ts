@@ -10,13 +10,23 @@ import type { PidRate } from './pid-rate-meter.js';
 /** The check id of findings about the source itself: losses, noise, silence. */
 export const LIVE_SOURCE_CHECK_ID = 'live-source';
 
-/** A violation found live: a check's point, or a source event under LIVE_SOURCE_CHECK_ID. */
+/**
+ * A record of violations found live: a check's point, or a source event
+ * under LIVE_SOURCE_CHECK_ID, standing for `count` occurrences of its kind
+ * in one second (finding-coalescer.ts); the point is the first of them.
+ */
 export interface LiveFinding extends Point {
   seq: number;
   sessionId: string;
   checkId: string;
+  /** Occurrences this record stands for: 1 for the first of its kind in a second, more for the rest of that second. */
+  count: number;
+  /** For the rest of a second: the record of the first occurrence; null for a first. */
+  repeatOf: number | null;
   /** When the bytes that revealed it arrived (ms since the epoch, sub-ms precision); null when no byte did (silence, end of session). */
   receivedAt: number | null;
+  /** When the bytes that revealed the last occurrence it counts arrived. */
+  lastReceivedAt: number | null;
   /** When the session published it, on the same clock. */
   emittedAt: number;
 }
@@ -47,6 +57,7 @@ export interface LiveStatistics {
   continuityErrors: number;
   /** Datagrams or packets lost where we can see it: inside the application, RTP sequence gaps, the socket's drops. */
   losses: { application: number; rtpPackets: number; socket: number };
+  /** Findings (occurrences) since the session started. */
   findings: number;
   source: LiveSourceStats;
 }
@@ -71,7 +82,8 @@ export interface LiveSessionState {
   updatedAt: string;
   stoppedAt: string | null;
   error: string | null;
-  counts: { findings: number; metadataPackets: number; bySeverity: Record<string, number>; byCheck: Record<string, number> };
+  /** `findings`, `bySeverity` and `byCheck` count occurrences, exactly; `records` the records they were folded into. */
+  counts: { findings: number; records: number; metadataPackets: number; bySeverity: Record<string, number>; byCheck: Record<string, number> };
   /** The source's counters as of now: chunks and bytes received, losses, noise. */
   received: LiveSourceStats;
   /** The latest statistics reading, null before the first. */

@@ -2,10 +2,18 @@
  * One live inspection: a live source (UDP, multicast, serial) through the
  * demuxer into the same checks a file goes through, run incrementally. Each
  * violation is published the moment the check emits it, stamped with the
- * arrival time of the bytes that revealed it; decoded metadata packets and
- * statistics (every second) are published beside the findings. Memory is
- * bounded: the checks keep no points (a sink takes them), and the three
- * event logs keep only their latest events.
+ * arrival time of the bytes that revealed it; repeats of a kind within a
+ * second are folded into one record with their count (finding-coalescer.ts);
+ * decoded metadata packets and statistics (every second) are published
+ * beside the findings. Memory is bounded: the checks keep no points (a sink
+ * takes them), the three event logs keep only their latest events, and the
+ * records not yet in the database are handed over once there are
+ * UNSAVED_RECORDS_LIMIT of them (the session's counters count everything).
+ *
+ * A feed that goes silent for IDLE_FLUSH_MS has what the demuxer holds for
+ * later bytes passed on (observations after the last PCR, timed by the last
+ * byte rate), so its last findings come with their own arrival time and its
+ * last KLV packets count in their own second, not at Stop.
  *
  * The source's own troubles are findings too, under LIVE_SOURCE_CHECK_ID:
  * datagrams lost (in the application, RTP gaps, socket drops), serial
@@ -14,6 +22,7 @@
  */
 import { CheckSession, KlvStreamDemuxer, createKlvAwareTsDemuxer, type AnyCheck, type Demuxer, type Observation, type Point, type Severity } from '@klvscope/core';
 import { epochNow, type LiveSource, type LiveSourceEvent } from '@klvscope/adapters';
+import { FindingCoalescer, type CoalescedFinding } from './finding-coalescer.js';
 import { LiveEventLog } from './live-event-log.js';
 import {
   LIVE_SOURCE_CHECK_ID,
@@ -25,11 +34,17 @@ import {
 } from './live-records.js';
 import { PidRateMeter } from './pid-rate-meter.js';
 
+/** Silence after which the session passes on what it holds waiting for more bytes (docs/live.md). */
+export const IDLE_FLUSH_MS = 200;
+
 /** How often the session publishes its statistics. */
 const STATISTICS_INTERVAL_MS = 1_000;
 
 /** Events kept for followers that reconnect (the database keeps more findings). */
 const LIVE_LOG_CAPACITY = { findings: 10_000, metadata: 1_000, statistics: 600 } as const;
+
+/** Records and packets held for the database before the session asks for them to be written (`onUnsaved`). */
+const UNSAVED_RECORDS_LIMIT = 2_000;
 
 export interface LiveSessionOptions {
   id: string;
@@ -41,6 +56,8 @@ export interface LiveSessionOptions {
   noDataSeconds: number;
   /** Told when the status changes (to persist it). */
   onStatus?: (session: LiveSession) => void;
+  /** Told when UNSAVED_RECORDS_LIMIT records or packets wait for the database (to write them before the next save). */
+  onUnsaved?: (session: LiveSession) => void;
 }
 
 const SOURCE_EVENT_SEVERITY: Record<LiveSourceEvent['kind'], Severity> = {
@@ -71,8 +88,9 @@ export class LiveSession {
   private readonly demuxer: Demuxer;
   /** TS sources only: raw KLV has no TS packets, and a 0x47 inside a KLV value would pass for a sync byte. */
   private readonly meter: PidRateMeter | null;
-  /** Findings by severity and by check; the totals are the logs' last sequence numbers. */
-  private readonly findingCounts: Pick<LiveSessionState['counts'], 'bySeverity' | 'byCheck'> = { bySeverity: {}, byCheck: {} };
+  /** Findings (occurrences) in all, by severity and by check; the records are the findings log's sequence numbers. */
+  private readonly findingCounts: Pick<LiveSessionState['counts'], 'findings' | 'bySeverity' | 'byCheck'> = { findings: 0, bySeverity: {}, byCheck: {} };
+  private readonly coalescer = new FindingCoalescer((finding) => this.publishRecord(finding));
   private statusValue: LiveSessionStatus = 'waiting';
   private error: string | null = null;
   private stoppedAt: number | null = null;
@@ -86,6 +104,8 @@ export class LiveSession {
   private lastReadingBytes = 0;
   private silentSince: number;
   private readonly timer: NodeJS.Timeout;
+  /** Armed again by each chunk: fires once the feed has been silent for IDLE_FLUSH_MS. */
+  private readonly idleTimer: NodeJS.Timeout;
   /** Findings and packets not yet written to the database (taken by `takeUnsaved`). */
   private unsavedFindings: LiveFinding[] = [];
   private unsavedMetadata: LiveMetadataPacket[] = [];
@@ -104,16 +124,19 @@ export class LiveSession {
     const sink = (observation: Observation): void => {
       if (observation.kind === 'metadata-packet') this.publishMetadata(observation);
       else if (observation.kind === 'ts-error' && observation.type === 'continuity-error') this.continuityErrors++;
-      else if (observation.kind === 'klv-packet') this.klvPackets++;
       this.checkSession.observe(observation);
     };
-    // The kinds the sink above reads besides the checks'.
-    const made = this.checkSession.demuxerOptions(['metadata-packet', 'ts-error', 'klv-packet']);
+    // The kinds the sink above reads besides the checks'. KLV packets are counted as they are framed, on
+    // arrival: their observations may wait for the next PCR (half a second apart in some feeds), and
+    // counted then they came in batches (16 or 32 a second for a 29.4 Hz source).
+    const made = { ...this.checkSession.demuxerOptions(['metadata-packet', 'ts-error']), onKlvPacket: () => this.klvPackets++ };
     this.demuxer = this.source.format === 'klv' ? new KlvStreamDemuxer(sink, made) : createKlvAwareTsDemuxer(sink, made);
     this.meter = this.source.format === 'ts' ? new PidRateMeter() : null;
     this.source.onEvent = (event) => this.publishSourceEvent(event);
     this.timer = setInterval(() => this.tick(), STATISTICS_INTERVAL_MS);
     this.timer.unref();
+    this.idleTimer = setTimeout(() => this.flushIdle(), IDLE_FLUSH_MS);
+    this.idleTimer.unref();
     this.ended = this.run();
   }
 
@@ -144,7 +167,7 @@ export class LiveSession {
       updatedAt: new Date(epochNow()).toISOString(),
       stoppedAt: this.stoppedAt === null ? null : new Date(this.stoppedAt).toISOString(),
       error: this.error,
-      counts: { findings: this.findings.last, metadataPackets: this.metadata.last, ...structuredClone(this.findingCounts) },
+      counts: { ...structuredClone(this.findingCounts), records: this.findings.last, metadataPackets: this.metadata.last },
       received: this.source.stats(),
       statistics: this.statistics.latest(),
     };
@@ -162,20 +185,24 @@ export class LiveSession {
     try {
       for await (const chunk of this.source) {
         this.arrival = chunk.receivedAt;
+        this.coalescer.closePast(chunk.receivedAt);
         if (this.statusValue !== 'receiving') this.setStatus('receiving');
         this.meter?.push(chunk.bytes);
         this.demuxer.push(chunk.bytes);
         this.checkSession.throwIfSinkFailed();
+        this.idleTimer.refresh();
       }
       this.arrival = null;
       this.demuxer.end();
       this.checkSession.finish();
+      this.coalescer.close();
     } catch (error) {
       this.error = error instanceof Error ? error.message : String(error);
       this.endStatus = 'failed';
       await this.source.close();
     } finally {
       clearInterval(this.timer);
+      clearTimeout(this.idleTimer);
       this.stoppedAt = epochNow();
       this.takeReading();
       this.findings.close();
@@ -186,17 +213,29 @@ export class LiveSession {
   }
 
   private publishFinding(checkId: string, point: Point): void {
-    const finding = this.findings.append((seq) => ({ ...point, seq, sessionId: this.id, checkId, receivedAt: this.arrival, emittedAt: epochNow() }));
-    const { bySeverity, byCheck } = this.findingCounts;
-    bySeverity[finding.severity] = (bySeverity[finding.severity] ?? 0) + 1;
-    byCheck[checkId] = (byCheck[checkId] ?? 0) + 1;
+    const counts = this.findingCounts;
+    counts.findings++;
+    counts.bySeverity[point.severity] = (counts.bySeverity[point.severity] ?? 0) + 1;
+    counts.byCheck[checkId] = (counts.byCheck[checkId] ?? 0) + 1;
+    this.coalescer.add(checkId, point, this.arrival ?? epochNow(), this.arrival);
+  }
+
+  private publishRecord({ checkId, point, ...record }: CoalescedFinding): number {
+    const finding = this.findings.append((seq) => ({ ...point, seq, sessionId: this.id, checkId, ...record, emittedAt: epochNow() }));
     this.unsavedFindings.push(finding);
+    this.unsavedGrew();
+    return finding.seq;
+  }
+
+  private unsavedGrew(): void {
+    if (this.unsavedFindings.length + this.unsavedMetadata.length >= UNSAVED_RECORDS_LIMIT) this.options.onUnsaved?.(this);
   }
 
   private publishMetadata(observation: Observation & { kind: 'metadata-packet' }): void {
     const { kind: _kind, ...packet } = observation;
     const published = this.metadata.append((seq) => ({ ...packet, seq, sessionId: this.id, receivedAt: this.arrival }));
     this.unsavedMetadata.push(published);
+    this.unsavedGrew();
   }
 
   private publishSourceEvent(event: LiveSourceEvent): void {
@@ -214,6 +253,22 @@ export class LiveSession {
       citation: null,
       type: event.kind,
     });
+  }
+
+  /** The feed has been silent for IDLE_FLUSH_MS: what was received is passed on, stamped with the arrival of the last bytes. */
+  private flushIdle(): void {
+    if (this.stoppedAt !== null) return;
+    try {
+      this.demuxer.flush?.();
+      this.checkSession.throwIfSinkFailed();
+    } catch (error) {
+      // A sink that failed here fails the session as it would on the next chunk.
+      this.error = error instanceof Error ? error.message : String(error);
+      this.endStatus = 'failed';
+      void this.source.close();
+    }
+    // Silence: no chunk of the open second is still queued.
+    this.coalescer.close();
   }
 
   private tick(): void {
@@ -264,7 +319,7 @@ export class LiveSession {
       klvPacketsPerSecond: klvPackets / seconds,
       continuityErrors: this.continuityErrors,
       losses: { application: source.applicationLoss, rtpPackets: source.rtpLost, socket: source.socketDrops },
-      findings: this.findings.last,
+      findings: this.findingCounts.findings,
       source,
     }));
   }

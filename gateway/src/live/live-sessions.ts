@@ -28,8 +28,14 @@ import type { LiveFinding, LiveMetadataPacket, LiveSessionState, LiveSessionStat
 import { LiveSession } from './live-session.js';
 import { Waiters } from './waiters.js';
 
-/** Rows a live session's database keeps at most; the oldest go first. */
-const LIVE_DATABASE_LIMITS = { findings: 200_000, metadata: 20_000 } as const;
+/**
+ * What a live session's database keeps (docs/live.md, retention): the latest
+ * 20,000 finding records, none published more than 24 hours ago, and the
+ * latest 20,000 metadata packets. A second gives at most about 280 records
+ * (finding-coalescer.ts), so even a feed of noise keeps its last minutes; a
+ * feed with a few kinds of trouble keeps hours. The counters count everything.
+ */
+export const LIVE_RETENTION = { findings: 20_000, findingsMaxAgeMs: 24 * 3_600_000, metadata: 20_000 } as const;
 
 /** The statuses of a session not yet ended ('stopped', 'replaced', 'failed' and 'interrupted' end one). */
 const RUNNING_STATUSES: readonly LiveSessionStatus[] = ['waiting', 'receiving', 'no-data'];
@@ -92,6 +98,10 @@ export class LiveSessions {
         // Recorded in the catalog once it is the current session (below), not while its database is made.
         onStatus: (changed) => {
           if (changed === this.current) this.statusChanged(changed);
+        },
+        // Written into the database now, saved at the next save: held in one place, not two.
+        onUnsaved: (changed) => {
+          if (changed === this.current && this.database) this.writeRows(changed, this.database);
         },
       });
     } catch (error) {
@@ -183,7 +193,7 @@ export class LiveSessions {
 
   private writeRows(session: LiveSession, database: DatabaseFile): void {
     const { findings, metadata } = session.takeUnsaved();
-    appendLiveRows(database.db, findings, metadata, LIVE_DATABASE_LIMITS);
+    appendLiveRows(database.db, findings, metadata, { ...LIVE_RETENTION, nowMs: Date.now() });
   }
 
   /** Writes the session's new rows and saves its database (queued behind any save in progress). */

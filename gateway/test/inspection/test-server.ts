@@ -41,6 +41,18 @@ export async function startTestServer(options: InspectionListenOptions = {}): Pr
   return { ...running, key, call: (path, init = {}) => call(running.url, key, path, init) };
 }
 
+/** Starts a test server before the suite's tests and closes it after them; `use` receives it. */
+export function testServerForSuite(use: (server: TestServer) => void, options: InspectionListenOptions = {}): void {
+  let server: TestServer | undefined;
+  before(async () => {
+    server = await startTestServer(options);
+    use(server);
+  });
+  after(async () => {
+    await server?.close();
+  });
+}
+
 export async function call(baseUrl: string, serverKey: string, path: string, init: CallInit = {}): Promise<CallResult> {
   const headers: Record<string, string> = { ...init.headers };
   const key = init.key === undefined ? serverKey : init.key;

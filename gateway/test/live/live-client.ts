@@ -115,10 +115,13 @@ export function findingKey(checkId: string, point: Point): FindingKey {
 /** What a live inspection in a private network namespace reports back to its test (scenarios/). */
 export interface LiveOutcome {
   name: string;
-  /** Findings of the checks received by the tRPC client (sorted keys). */
+  /** Finding records of the checks received by the tRPC client (sorted keys: a record's is its first finding's). */
   live: FindingKey[];
   /** Findings of the same checks over the bytes sent. */
   file: FindingKey[];
+  /** Findings by kind (check, type, PID, severity): the records' counts added, and the file's findings counted. */
+  liveKinds: Record<string, number>;
+  fileKinds: Record<string, number>;
   /** The source's own findings (`type: message`). */
   sourceFindings: string[];
   metadataPackets: number;
@@ -139,6 +142,16 @@ export async function fileFindings(path: string): Promise<FindingKey[]> {
     pointSinks: [(point, checkId) => point.violation && found.push(findingKey(checkId, point))],
   });
   return found;
+}
+
+/** Findings by kind (check, type, PID, severity), each key standing for `count` of them (a live record's count, 1 for a file's finding). */
+export function kindCounts(keys: ReadonlyArray<FindingKey & { count?: number }>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const key of keys) {
+    const kind = `${key.checkId}|${key.type}|${key.pid}|${key.severity}`;
+    counts[kind] = (counts[kind] ?? 0) + (key.count ?? 1);
+  }
+  return counts;
 }
 
 /** Sorted, so that findings compare as sets with repetitions (checks interleave differently only at finish). */

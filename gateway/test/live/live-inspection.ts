@@ -42,7 +42,7 @@ export async function inspectLive(server: TestServer, options: LiveInspectionOpt
     const stopped = await server.call('/sessions/active', { method: 'DELETE' });
     if (stopped.status !== 200) throw new Error(`DELETE /sessions/active answered ${stopped.status}: ${stopped.text}`);
     const final = stopped.json as LiveSessionState;
-    await client.until(() => client.findings.filter((f) => f.sessionId === final.sessionId).length >= final.counts.findings, 10_000, `${final.counts.findings} findings`);
+    await client.until(() => client.findings.filter((f) => f.sessionId === final.sessionId).length >= final.counts.records, 10_000, `${final.counts.records} records`);
     return { client, final, started };
   } catch (error) {
     await client.close();

@@ -36,11 +36,14 @@ describe('a live session in the store', function () {
       }
       sender.close();
       let seen: LiveFinding[] = [];
-      for (let i = 0; i < 50 && seen.length < 3; i++) {
+      // Three packets dropped within a second: the first a record at once, the rest counted in one (or, across a second's end, more).
+      const occurrences = (): number => seen.reduce((sum, f) => sum + f.count, 0);
+      for (let i = 0; i < 50 && occurrences() < 3; i++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
         seen = ((await call(base, key, `/sessions/${session.sessionId}/findings`)).json as { findings: LiveFinding[] }).findings;
       }
-      expect(seen.map((f) => f.type)).to.deep.equal(['continuity-error', 'continuity-error', 'continuity-error']);
+      expect(occurrences()).to.equal(3);
+      expect(new Set(seen.map((f) => f.type))).to.deep.equal(new Set(['continuity-error']));
       // Two save intervals with nothing new, then the process dies without a word.
       await new Promise((resolve) => setTimeout(resolve, 1_200));
       child.kill('SIGKILL');

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LIVE_SOURCE_CHECK_ID } from '../../../src/live/live-records.js';
 import { startTestServer } from '../../inspection/test-server.js';
-import { fileFindings, findingKey, sortedKeys, type LiveOutcome as Outcome } from '../live-client.js';
+import { fileFindings, findingKey, kindCounts, sortedKeys, type LiveOutcome as Outcome } from '../live-client.js';
 import { inspectLive } from '../live-inspection.js';
 
 const [mode, file] = process.argv.slice(2);
@@ -55,10 +55,14 @@ try {
 
 async function outcome(name: string, live: Awaited<ReturnType<typeof inspectLive>>, sentFile: string): Promise<Outcome> {
   const findings = live.client.findings.filter((finding) => finding.sessionId === live.final.sessionId);
+  const ofChecks = findings.filter((f) => f.checkId !== LIVE_SOURCE_CHECK_ID);
+  const file = await fileFindings(sentFile);
   return {
     name,
-    live: sortedKeys(findings.filter((f) => f.checkId !== LIVE_SOURCE_CHECK_ID).map((f) => findingKey(f.checkId, f))),
-    file: sortedKeys(await fileFindings(sentFile)),
+    live: sortedKeys(ofChecks.map((f) => findingKey(f.checkId, f))),
+    file: sortedKeys(file),
+    liveKinds: kindCounts(ofChecks.map((f) => ({ ...findingKey(f.checkId, f), count: f.count }))),
+    fileKinds: kindCounts(file),
     sourceFindings: findings.filter((f) => f.checkId === LIVE_SOURCE_CHECK_ID).map((f) => `${f.type}: ${f.message}`),
     metadataPackets: live.client.metadata.filter((packet) => packet.sessionId === live.final.sessionId).length,
     statistics: live.client.statistics.filter((reading) => reading.sessionId === live.final.sessionId).length,

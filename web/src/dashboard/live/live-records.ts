@@ -22,8 +22,13 @@ export interface LiveFinding {
   severity: 'info' | 'warning' | 'error';
   message: string;
   type?: string;
+  /** Occurrences the record stands for (repeats within a second are folded into one record). */
+  count: number;
+  /** For the rest of a second: the record of its first occurrence. */
+  repeatOf: number | null;
   /** When the bytes that revealed it arrived (ms since the epoch); null when no byte did. */
   receivedAt: number | null;
+  lastReceivedAt: number | null;
   emittedAt: number;
 }
 
@@ -63,7 +68,8 @@ export interface LiveSessionState {
   createdAt: string;
   stoppedAt: string | null;
   error: string | null;
-  counts: { findings: number; metadataPackets: number };
+  /** `findings` counts occurrences; `records` what they were folded into. */
+  counts: { findings: number; records: number; metadataPackets: number };
   statistics: LiveStatistics | null;
 }
 

@@ -18,9 +18,12 @@ const MAX_READINGS = 600;
 const MAX_SESSIONS = 4;
 
 export class LiveSessionLog {
-  /** Oldest first. */
+  /** Finding records, oldest first. */
   readonly findings: LiveFinding[] = [];
   findingsDropped = 0;
+  /** Findings the records received stand for (each record's `count`), in all and by check: the service's counts, exactly. */
+  findingsCounted = 0;
+  readonly findingsByCheck = new Map<string, number>();
   /** Oldest first. */
   readonly statistics: LiveStatistics[] = [];
   readonly track = new TrackLog();
@@ -29,6 +32,8 @@ export class LiveSessionLog {
   latest: FrameKlvValues | null = null;
 
   addFinding(finding: LiveFinding): void {
+    this.findingsCounted += finding.count;
+    this.findingsByCheck.set(finding.checkId, (this.findingsByCheck.get(finding.checkId) ?? 0) + finding.count);
     this.findings.push(finding);
     if (this.findings.length > MAX_FINDINGS) {
       this.findings.shift();

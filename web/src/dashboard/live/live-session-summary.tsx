@@ -1,4 +1,5 @@
 /** The live session's state in one line: source, status (from the latest reading when newer than REST's), since when, why it failed; and the channel's state. */
+import { formatClockTime } from './clock-time.js';
 import type { ChannelState } from './live-channel-connection.js';
 import type { LiveSessionState, LiveSessionStatus } from './live-records.js';
 
@@ -22,7 +23,9 @@ export function LiveSessionSummary({ session, status, channel }: { session: Live
           <span class={`session-status status-${status}`} data-field="status">
             {status}
           </span>
-          <span>since {new Date(session.createdAt).toLocaleTimeString()}</span>
+          <span>
+            since <span data-clock>{formatClockTime(Date.parse(session.createdAt))}</span>
+          </span>
           {session.error !== null && (
             <span class="error" role="alert">
               {session.error}

@@ -8,11 +8,11 @@
 import { useMemo } from 'preact/hooks';
 import { formatBitrate } from '../../shared/bitrate-format.js';
 import type { LiveStatistics } from './live-records.js';
+import { formatClockTime } from './clock-time.js';
+import { pidLabel } from './pid-label.js';
 import { TimeChart, type ChartSeries } from './time-chart.js';
 
 const PALETTE = ['#1f5f99', '#c0392b', '#2d7a3e', '#a66a00', '#7d3c98', '#117a8b', '#884ea0', '#5d6d7e'];
-
-const hexPid = (pid: number): string => `0x${pid.toString(16).padStart(4, '0')}`;
 
 export function StatisticsCharts({ readings, version }: { readings: readonly LiveStatistics[]; version: number }) {
   const charts = useMemo(() => chartColumns(readings), [readings, version]);
@@ -40,7 +40,7 @@ function LatestReading({ reading }: { reading: LiveStatistics }) {
   return (
     <table class="data latest-reading" data-seq={reading.seq}>
       <caption>
-        Latest second (reading {reading.seq}, {new Date(reading.at).toLocaleTimeString()})
+        Latest second (reading {reading.seq}, <span data-clock>{formatClockTime(reading.at)}</span>)
       </caption>
       <thead>
         <tr>
@@ -76,7 +76,7 @@ function LatestReading({ reading }: { reading: LiveStatistics }) {
           <td class="per-pid">
             {reading.pids.map((pid) => (
               <span key={pid.pid} class="pid-rate" data-pid={pid.pid} data-value={pid.bitsPerSecond}>
-                {hexPid(pid.pid)} {formatBitrate(pid.bitsPerSecond)}
+                {pidLabel(pid.pid)} {formatBitrate(pid.bitsPerSecond)}
               </span>
             ))}
           </td>
@@ -96,7 +96,7 @@ export function chartColumns(readings: readonly LiveStatistics[]): { bitrate: Ch
   const x = readings.map((reading) => reading.at / 1000);
   const pids = [...new Set(readings.flatMap((reading) => reading.pids.map((pid) => pid.pid)))].sort((a, b) => a - b);
   const bitrate: Chart = {
-    series: [{ label: 'all', colour: '#1d232a' }, ...pids.map((pid, index) => ({ label: hexPid(pid), colour: PALETTE[index % PALETTE.length] }))],
+    series: [{ label: 'all', colour: '#1d232a' }, ...pids.map((pid, index) => ({ label: pidLabel(pid), colour: PALETTE[index % PALETTE.length] }))],
     columns: [
       x,
       readings.map((reading) => reading.bitsPerSecond / 1e6),

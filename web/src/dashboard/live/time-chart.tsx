@@ -7,6 +7,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { useEffect, useRef } from 'preact/hooks';
+import { formatClockTime } from './clock-time.js';
 
 export interface ChartSeries {
   label: string;
@@ -26,6 +27,13 @@ export interface TimeChartProps {
 
 const HEIGHT_PX = 170;
 
+/** The time axis in the page's one clock format (uPlot's own writes `2:03:07pm`), ticks on whole seconds far enough apart for the labels. */
+const CLOCK_AXIS: uPlot.Axis = {
+  values: (_plot, splits) => splits.map((seconds) => formatClockTime(seconds * 1000)),
+  incrs: [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1_800, 3_600],
+  space: 80,
+};
+
 export function TimeChart({ title, unit, series, columns, name }: TimeChartProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const plotRef = useRef<uPlot | null>(null);
@@ -39,7 +47,7 @@ export function TimeChart({ title, unit, series, columns, name }: TimeChartProps
         width: Math.max(container.clientWidth, 300),
         height: HEIGHT_PX,
         series: [{}, ...series.map((one) => ({ label: one.label, stroke: one.colour, width: 1.5 }))],
-        axes: [{}, { label: unit, size: 60 }],
+        axes: [CLOCK_AXIS, { label: unit, size: 60 }],
         legend: { live: false },
       },
       columns as uPlot.AlignedData,
@@ -61,7 +69,8 @@ export function TimeChart({ title, unit, series, columns, name }: TimeChartProps
   }, [columns]);
 
   return (
-    <figure class="time-chart" data-chart={name} data-points={columns[0]?.length ?? 0}>
+    // data-axis-sample: the first time as the axis writes it, for tests (the axis itself is drawn on a canvas).
+    <figure class="time-chart" data-chart={name} data-points={columns[0]?.length ?? 0} data-axis-sample={columns[0]?.length ? formatClockTime(columns[0][0] * 1000) : undefined}>
       <figcaption>{title}</figcaption>
       <div ref={containerRef} />
     </figure>

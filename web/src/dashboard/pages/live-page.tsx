@@ -12,6 +12,7 @@ import { TrackMap } from '../../viewer/track-map.js';
 import type { DashboardRoute } from '../dashboard-route.js';
 import { ErrorNotice } from '../error-notice.js';
 import '../live/live.css';
+import { NO_FILTER, type FindingFilter } from '../live/finding-filter.js';
 import { LiveFindingsList } from '../live/live-findings-list.js';
 import { hasEnded, type LiveSessionState } from '../live/live-records.js';
 import { LiveSessionSummary } from '../live/live-session-summary.js';
@@ -27,6 +28,7 @@ export function LivePage({ api }: PageProps<Extract<DashboardRoute, { page: 'liv
   const [formProblem, setFormProblem] = useState<Error | null>(null);
   const [loadProblem, setLoadProblem] = useState<Error | null>(null);
   const [drawn, setDrawn] = useState({ platform: 0, frameCentre: 0 });
+  const [filter, setFilter] = useState<FindingFilter>(NO_FILTER);
 
   const loadActive = useCallback(async () => {
     try {
@@ -84,7 +86,7 @@ export function LivePage({ api }: PageProps<Extract<DashboardRoute, { page: 'liv
       <LiveSessionSummary session={session} status={status} channel={channel} />
       {log !== null && (
         <div class="live-grid">
-          <LiveFindingsList findings={log.findings} total={log.findings.length + log.findingsDropped} />
+          <LiveFindingsList findings={log.findings} total={log.findingsCounted} byCheck={log.findingsByCheck} filter={filter} onFilter={setFilter} />
           <section class="panel live-map" aria-label="map" data-platform-points={drawn.platform} data-frame-centre-points={drawn.frameCentre} data-metadata-packets={log.metadataPackets}>
             <h2>KLV track</h2>
             <TrackMap
