@@ -135,6 +135,14 @@ try {
   );
   assert.equal(runs.length, paths.length, 'one content per recording');
   for (const run of runs) assert.equal(run.n, 1, `content ${run.hash} has ${run.n} completed runs`);
+  // A job whose lease ran out during the outage may still be finishing on its first worker (it publishes, finds the
+  // other run listed, and drops its own files): wait until every live worker is idle before looking for orphans.
+  for (let polls = 0; polls < 300; polls++) {
+    const busy = (await listWorkers(catalog.connection)).filter((w) => w.stoppedMs === null && Date.now() - w.heartbeatMs < 3_000 && w.currentJob !== null);
+    if (busy.length === 0) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await new Promise((r) => setTimeout(r, 1_500));
   // The killed jobs ran again elsewhere; the runs their dead workers had begun left nothing behind.
   const swept = await sweepOrphanedRunFiles(catalog.connection, Date.now());
   const inconsistencies = await catalog.checkConsistency();
