@@ -41,12 +41,18 @@ export async function connectPostgresCatalog(url: string, options: PostgresConne
     transaction: (work) => connection.transaction((runner) => work(postgresCatalogOperations(runner))),
     schemaVersion: () => postgresSchemaVersion(connection),
     checkConsistency: async () => {
-      const found = await Promise.all(CONSISTENCY_QUERIES.map(async ({ kind, sql }) => (await connection.query<SqlRow>(sql)).map((row) => ({ kind, subject: textColumn(row, 'subject') }))));
+      const found = await Promise.all([...CONSISTENCY_QUERIES, RUN_FILES_WITHOUT_RUN].map(async ({ kind, sql }) => (await connection.query<SqlRow>(sql)).map((row) => ({ kind, subject: textColumn(row, 'subject') }))));
       return found.flat();
     },
     close: () => connection.end(),
   };
 }
+
+/** A fleet's own inconsistency: run files of no completed run (a worker that died while storing them leaves these until a sweep). */
+const RUN_FILES_WITHOUT_RUN = {
+  kind: 'run-files-without-run' as const,
+  sql: "SELECT DISTINCT p.run_id AS subject FROM run_parts p WHERE NOT EXISTS (SELECT 1 FROM ingest_runs r WHERE r.id = p.run_id AND r.status = 'completed') ORDER BY 1",
+};
 
 const ARCHIVE_ENTRY_QUERY = `
   SELECT f.hash, f.size, f.first_path, string_agg(DISTINCT s.stage, ',') AS stages, max(s.created_ms) AS updated_ms

@@ -85,7 +85,7 @@ export interface RuleTemplateCatalog {
 
 /** One thing the consistency check found wrong, e.g. a file record naming content the catalog does not know. */
 export interface CatalogInconsistency {
-  kind: 'record-without-file' | 'payload-without-file' | 'completed-run-without-file';
+  kind: 'record-without-file' | 'payload-without-file' | 'completed-run-without-file' | 'run-files-without-run';
   /** The row at fault: a path, a hash or a run id. */
   subject: string;
 }

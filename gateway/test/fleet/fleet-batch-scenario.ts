@@ -143,7 +143,8 @@ try {
     await new Promise((r) => setTimeout(r, 100));
   }
   await new Promise((r) => setTimeout(r, 1_500));
-  // The killed jobs ran again elsewhere; the runs their dead workers had begun left nothing behind.
+  // The killed jobs ran again elsewhere. A worker killed while storing its run's files leaves them, listed by no
+  // run: the workers' sweep deletes them (run here at once rather than after three leases); then none is left.
   const swept = await sweepOrphanedRunFiles(catalog.connection, Date.now());
   const inconsistencies = await catalog.checkConsistency();
 

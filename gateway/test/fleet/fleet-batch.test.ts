@@ -35,7 +35,8 @@ describe('the fleet inspecting a batch on three workers', function () {
     // Killed at different points: early in one read, late in the other.
     expect(summary.kills[1].bytesDoneAtKill).to.be.greaterThan(summary.kills[0].bytesDoneAtKill);
     expect(summary.inconsistencies).to.deep.equal([]);
-    expect(summary.swept).to.equal(0);
+    // At most one run left half-stored per kill, swept; none left after (the consistency check looks for them).
+    expect(summary.swept).to.be.within(0, 2);
     expect(summary.workers).to.equal(5);
   });
 });
