@@ -18,7 +18,7 @@
 // test can afford; the hour is the real measure.
 import { spawn, spawnSync } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -107,8 +107,9 @@ const service = spawn(
 children.push(service);
 const exited = new Promise((resolve) => service.once('exit', resolve));
 let stopping = false;
+let finishing = false;
 service.once('exit', (code) => {
-  if (!stopping) failures.push(`the service exited (${code}) during the run`);
+  if (!finishing) failures.push(`the service exited (${code}) during the run`);
 });
 
 try {
@@ -187,15 +188,23 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 
+  // Ctrl+C ends the run early, with its samples written and every process stopped.
+  process.once('SIGINT', () => (stopping = true));
+  process.once('SIGTERM', () => (stopping = true));
   const startedAt = Date.now();
   const running = () => Date.now() - startedAt < runMs && !stopping;
   const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+  // Written as the samples come, so a run that dies still leaves its readings.
   const samples = [];
+  const CSV_COLUMNS = ['minute', 'rssMb', 'heapUsedMb', 'arrayBuffersMb', 'fds', 'sockets', 'eventLoopDelayP99Ms', 'dataFolderMb'];
+  writeFileSync(join(out, 'soak.csv'), `${CSV_COLUMNS.join(',')}\n`);
   const sampler = (async () => {
     while (running()) {
       await pause(sampleMs);
-      samples.push(sample((Date.now() - startedAt) / 60_000));
+      const reading = sample((Date.now() - startedAt) / 60_000);
+      samples.push(reading);
+      appendFileSync(join(out, 'soak.csv'), `${CSV_COLUMNS.map((column) => (column === 'minute' ? reading.minute.toFixed(2) : reading[column])).join(',')}\n`);
     }
   })();
 
@@ -252,8 +261,6 @@ try {
   for (const receiver of receivers) receiver.socket.close();
 
   // The verdict: growth over the last three quarters of the run.
-  const csv = ['minute,rssMb,heapUsedMb,arrayBuffersMb,fds,sockets,eventLoopDelayP99Ms,dataFolderMb', ...samples.map((s) => [s.minute.toFixed(2), s.rssMb, s.heapUsedMb, s.arrayBuffersMb, s.fds, s.sockets, s.eventLoopDelayP99Ms, s.dataFolderMb].join(','))];
-  writeFileSync(join(out, 'soak.csv'), `${csv.join('\n')}\n`);
   writeFileSync(join(out, 'soak.html'), plotPage(samples));
   const tail = samples.filter((s) => s.minute >= minutes / 4);
   const rssPerHour = slopePerMinute(tail, 'rssMb') * 60;
@@ -272,6 +279,7 @@ try {
 } catch (error) {
   failures.push(`soak: ${error.stack ?? error}`);
 } finally {
+  finishing = true;
   stopping = true;
   for (const child of children.slice(1)) child.kill('SIGTERM');
   service.kill('SIGTERM');

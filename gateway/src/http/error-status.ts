@@ -82,6 +82,8 @@ export const ERROR_STATUS: Readonly<Record<string, ErrorStatus>> = Object.freeze
   ERR_CATALOG_UNAVAILABLE: 503,
   // 503 too: the service lacks a tool (ffmpeg) for this request; installing it is the fix.
   ERR_PLAYBACK_TRANSCODER_UNAVAILABLE: 503,
+  // 503 too: the data folder's disk is full; the request may be retried once space is freed.
+  ERR_STORE_DISK_FULL: 503,
 });
 
 /** The status of a stable code; 500 for a code the table does not know (or no code). */
