@@ -15,7 +15,7 @@
 // soak.csv and soak.html (uPlot, inlined) in --out. It fails (exit 1) when any request failed or, over the
 // last three quarters of the run, RSS grew faster than --max-rss-mb-per-hour (least squares) or the open
 // descriptors grew by more than --max-fd-growth. A short run (--minutes 0.5 --sample-seconds 2) is what a
-// test can afford; the hour is the real measure.
+// test can afford; the hour is the real measure. --node-option passes a flag to the service's node (repeatable).
 import { spawn, spawnSync } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -39,6 +39,7 @@ const { values } = parseArgs({
     'silence-seconds': { type: 'string' },
     'max-rss-mb-per-hour': { type: 'string' },
     'max-fd-growth': { type: 'string', default: '4' },
+    'node-option': { type: 'string', multiple: true, default: [] },
     send: { type: 'string' },
   },
 });
@@ -91,7 +92,7 @@ writeFileSync(inspectedFile, generateTransportStream({ bitrate: 2_000_000, seed:
 const probeFile = join(work, 'memory.jsonl');
 const service = spawn(
   process.execPath,
-  ['--v8-pool-size=0', '--import', join(here, 'memory-probe.mjs'), '--conditions=source', '--import', import.meta.resolve('tsx'), join(repo, 'gateway/src/cli/main.ts'), 'start', '--data-dir', dataDir, '--port', '0', '--stream-port', '0', '--relay-port', '0'],
+  ['--v8-pool-size=0', ...values['node-option'], '--import', join(here, 'memory-probe.mjs'), '--conditions=source', '--import', import.meta.resolve('tsx'), join(repo, 'gateway/src/cli/main.ts'), 'start', '--data-dir', dataDir, '--port', '0', '--stream-port', '0', '--relay-port', '0'],
   {
     cwd: repo,
     stdio: ['ignore', 'pipe', 'inherit'],

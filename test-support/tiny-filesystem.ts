@@ -7,32 +7,27 @@
  * namespaces); tests call tinyFilesystemUnavailableReason first and skip
  * with its message.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from './fixtures.js';
+import { probeUnshare, type UnshareProbe } from './unshare-variant.js';
 
 const MOUNT = 'mount -t tmpfs -o "size=$1" tmpfs "$2" && shift 2 && exec "$@"';
-const UNSHARE_VARIANTS: readonly (readonly string[])[] = [['--mount'], ['--user', '--map-root-user', '--mount']];
 const tsx = import.meta.resolve('tsx');
 
-let probed: { variant: readonly string[] | null; reason: string | null } | null = null;
+let probed: UnshareProbe | null = null;
 
-function probe(): { variant: readonly string[] | null; reason: string | null } {
+function probe(): UnshareProbe {
   if (probed) return probed;
   const folder = mkdtempSync(join(tmpdir(), 'klvscope-tiny-fs-probe-'));
-  const failures: string[] = [];
   try {
-    for (const variant of UNSHARE_VARIANTS) {
-      const result = spawnSync('unshare', [...variant, 'sh', '-c', MOUNT, 'sh', '64k', folder, 'true'], { encoding: 'utf8', timeout: 10_000 });
-      if (result.status === 0) return (probed = { variant, reason: null });
-      failures.push(`unshare ${variant.join(' ')}: ${result.error ? result.error.message : (result.stderr || `exit code ${result.status}`).trim()}`);
-    }
+    probed = probeUnshare(['--mount'], ['sh', '-c', MOUNT, 'sh', '64k', folder, 'true'], 'private mount namespace with a tmpfs (needs root or user namespaces)');
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
-  return (probed = { variant: null, reason: `no private mount namespace with a tmpfs (needs root or user namespaces): ${failures.join('; ')}` });
+  return probed;
 }
 
 export function tinyFilesystemUnavailableReason(): string | null {
