@@ -195,6 +195,10 @@ try {
   const startedAt = Date.now();
   const running = () => Date.now() - startedAt < runMs && !stopping;
   const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  // A long wait (the silent channel's 3 minutes) ends with the run, not minutes after it.
+  const pauseWhileRunning = async (ms) => {
+    for (const until = Date.now() + ms; running() && Date.now() < until; ) await pause(Math.min(1_000, until - Date.now()));
+  };
 
   // Written as the samples come, so a run that dies still leaves its readings.
   const samples = [];
@@ -211,10 +215,10 @@ try {
 
   const silence = (async () => {
     while (running()) {
-      await pause(silenceEveryMs);
+      await pauseWhileRunning(silenceEveryMs);
       if (!running()) break;
       silentChannel.kill('SIGTERM');
-      await pause(silenceMs);
+      await pauseWhileRunning(silenceMs);
       if (running()) silentChannel = startSender([{ file: relayFile, url: url(RELAY_GROUPS[3]) }]);
     }
   })();
