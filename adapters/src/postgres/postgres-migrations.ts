@@ -104,6 +104,84 @@ export const POSTGRES_CATALOG_MIGRATIONS: readonly PostgresMigration[] = [
       ALTER TABLE ingest_runs ADD COLUMN worker TEXT;
     `,
   },
+  {
+    version: 3,
+    name: 'probes',
+    // Live probes (docs/fleet.md "Probes"): one row per probe name, its sessions, what they published (findings,
+    // statistics, KLV track points: the body is the record as JSON; (session, run, seq) makes a redelivery harmless)
+    // and the commands the hub leaves for them.
+    sql: `
+      CREATE TABLE fleet_probes (
+        name TEXT PRIMARY KEY,
+        instance TEXT NOT NULL,
+        host TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        version TEXT NOT NULL,
+        started_ms BIGINT NOT NULL,
+        heartbeat_ms BIGINT NOT NULL,
+        stopped_ms BIGINT,
+        buffered_bytes BIGINT NOT NULL DEFAULT 0,
+        buffer_limit_bytes BIGINT NOT NULL DEFAULT 0,
+        dropped TEXT NOT NULL DEFAULT '{}'
+      );
+      CREATE TABLE probe_sessions (
+        id TEXT PRIMARY KEY,
+        probe TEXT NOT NULL,
+        source TEXT NOT NULL,
+        status TEXT NOT NULL,
+        run INTEGER NOT NULL,
+        created_ms BIGINT NOT NULL,
+        updated_ms BIGINT NOT NULL,
+        stopped_ms BIGINT,
+        state TEXT NOT NULL
+      );
+      CREATE INDEX probe_sessions_by_probe ON probe_sessions (probe, created_ms);
+      CREATE TABLE probe_findings (
+        id BIGSERIAL PRIMARY KEY,
+        probe TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        run INTEGER NOT NULL,
+        seq BIGINT NOT NULL,
+        check_id TEXT NOT NULL,
+        severity TEXT NOT NULL,
+        body TEXT NOT NULL,
+        UNIQUE (session_id, run, seq)
+      );
+      CREATE TABLE probe_statistics (
+        id BIGSERIAL PRIMARY KEY,
+        probe TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        run INTEGER NOT NULL,
+        seq BIGINT NOT NULL,
+        body TEXT NOT NULL,
+        UNIQUE (session_id, run, seq)
+      );
+      CREATE TABLE probe_track_points (
+        id BIGSERIAL PRIMARY KEY,
+        probe TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        run INTEGER NOT NULL,
+        seq BIGINT NOT NULL,
+        body TEXT NOT NULL,
+        UNIQUE (session_id, run, seq)
+      );
+      CREATE TABLE probe_commands (
+        id BIGSERIAL PRIMARY KEY,
+        probe TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        body TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        claimed_ms BIGINT,
+        done_ms BIGINT,
+        result TEXT,
+        error TEXT
+      );
+      CREATE INDEX probe_findings_by_session ON probe_findings (session_id, id);
+      CREATE INDEX probe_statistics_by_session ON probe_statistics (session_id, id);
+      CREATE INDEX probe_track_points_by_session ON probe_track_points (session_id, id);
+      CREATE INDEX probe_commands_pending ON probe_commands (probe, id) WHERE claimed_ms IS NULL;
+    `,
+  },
 ];
 
 /** The version a database is at (0 when klvscope never migrated it). */

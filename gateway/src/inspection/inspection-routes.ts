@@ -17,5 +17,6 @@ import { settingsRoutes } from './routes/settings-routes.js';
 import { systemRoutes } from './routes/system-routes.js';
 import { validationRulesRoutes } from './routes/validation-rules-routes.js';
 import { fleetRoutes } from './routes/fleet-routes.js';
+import { probeRoutes } from './routes/probe-routes.js';
 
-export const INSPECTION_ROUTE_MODULES: readonly RouteModule[] = [systemRoutes, authRoutes, licenceRoutes, settingsRoutes, validationRulesRoutes, fileBrowseRoutes, recentSourcesRoutes, sessionRoutes, playbackRoutes, analysisRoutes, jobRoutes, detailRoutes, archiveRoutes, automationRoutes, fleetRoutes, datasetRoutes, openApiRoutes];
+export const INSPECTION_ROUTE_MODULES: readonly RouteModule[] = [systemRoutes, authRoutes, licenceRoutes, settingsRoutes, validationRulesRoutes, fileBrowseRoutes, recentSourcesRoutes, sessionRoutes, playbackRoutes, analysisRoutes, jobRoutes, detailRoutes, archiveRoutes, automationRoutes, fleetRoutes, probeRoutes, datasetRoutes, openApiRoutes];
