@@ -2,7 +2,8 @@
  * What a probe has published and the catalog has not yet received: its
  * sessions' findings, statistics and track points, and their states. They
  * are written in batches every FLUSH_MS, and at once for a finding of
- * severity error. While the database cannot be reached the outbox keeps
+ * severity error or warning (a write asked for while one runs follows it,
+ * so a flood of findings makes back-to-back batches, not one each). While the database cannot be reached the outbox keeps
  * them, up to `limitBytes` (the JSON of the records; docs/fleet.md), and
  * delivers them in order once it is back. Past the bound it drops the
  * oldest track points first, then statistics, then findings, and counts

@@ -1,7 +1,8 @@
 /**
  * One live session on a probe: the live session of a single node
  * (live-session.ts), its records handed to the probe's outbox as they are
- * published (a finding of severity error at once), its state with each
+ * published (a finding of severity error or warning written at once, for
+ * the hub's clients to see it within a fraction of a second), its state with each
  * statistics reading and each change of status. The session's id stays
  * the same when a restarted probe resumes it; `run` counts the starts, and
  * the records' `seq` starts again at 1 in each run.
@@ -75,7 +76,7 @@ export class ProbeSession {
 
   private async followFindings(): Promise<void> {
     for await (const finding of this.live.findings.follow(0)) {
-      this.options.outbox.add('findings', { ...this.key(finding.seq), checkId: finding.checkId, severity: finding.severity, body: JSON.stringify(finding) }, finding.severity === 'error');
+      this.options.outbox.add('findings', { ...this.key(finding.seq), checkId: finding.checkId, severity: finding.severity, body: JSON.stringify(finding) }, finding.severity !== 'info');
     }
   }
 

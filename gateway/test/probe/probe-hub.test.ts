@@ -132,6 +132,9 @@ describe('a live probe and its hub on one machine (probe --catalog, serve --cata
     expect(offline.online).to.equal(false);
     const interrupted = offline.sessions.find((s) => s.sessionId === before.sessionId)!;
     expect(interrupted.status).to.equal('interrupted');
+    // Its last state was written after its last finding: the counts agree with what the catalog holds.
+    const stored = await hub!.call(`/sessions/${before.sessionId}/findings?limit=100000`);
+    expect(interrupted.state!.counts.records).to.equal((stored.json as { total: number }).total);
     probe = await startProbe([]);
     const back = await probeView();
     expect(back.online).to.equal(true);
