@@ -187,7 +187,7 @@ try {
   step(`probes stopped; comparing. Their last words: ${output.filter((line) => line.startsWith('[probe')).slice(-8).join('')}`);
   const db = new PostgresConnection(url);
   const stored = await db.query<{ session_id: string; run: number; seq: number; id: number; probe: string }>('SELECT session_id, run, seq, id, probe FROM probe_findings ORDER BY id');
-  await until('the client to have every stored finding', 20_000, async () => (client.findings.length >= stored.length ? true : undefined));
+  await until('the client to have every stored finding', 20_000, () => Promise.resolve(client.findings.length >= stored.length ? true : undefined));
   const statistics = await db.query<{ session_id: string; run: number; seqs: number[] }>('SELECT session_id, run, array_agg(seq ORDER BY seq)::int[] AS seqs FROM probe_statistics GROUP BY session_id, run');
   const probeRows = await db.query<{ name: string; dropped: string }>('SELECT name, dropped FROM fleet_probes');
   const sessionRows = await db.query<{ id: string; run: number; state: string }>('SELECT id, run, state FROM probe_sessions');
