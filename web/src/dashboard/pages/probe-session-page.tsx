@@ -53,7 +53,7 @@ export function ProbeSessionPage({ api, route }: PageProps<Extract<DashboardRout
   return (
     <div class="live-page probe-session-page" data-session={sessionId} data-light={session?.light ?? ''}>
       <p class="back">
-        <a href={routeHash({ page: 'live' })}>← every probe session</a>
+        <a href={routeHash({ page: 'live' })}>← Live: every probe session</a>
       </p>
       <h1>{session === null ? 'Probe session' : <>Live on probe <span data-field="probe">{session.probe}</span></>}</h1>
       {noHub && (
