@@ -10,8 +10,8 @@ import { useState } from 'preact/hooks';
 import { ApiError } from '../api-client.js';
 import { routeHash, type DashboardRoute } from '../dashboard-route.js';
 import { ErrorNotice } from '../error-notice.js';
-import { formatClockTime } from '../live/clock-time.js';
 import { LiveSessionPanels } from '../live/live-session-panels.js';
+import { ChannelStateBadge, SessionFacts } from '../live/live-session-summary.js';
 import '../live/live.css';
 import type { PageProps } from '../page-props.js';
 import type { ProbeSessionView } from '../probes/probe-wire.js';
@@ -74,25 +74,11 @@ export function ProbeSessionPage({ api, route }: PageProps<Extract<DashboardRout
       {polled.error !== null && !isUnknownSession(polled.error) && <ErrorNotice error={polled.error} what="read the session" />}
       {session !== null && (
         <p class="live-summary">
-          <span class={`channel-state channel-${channel.state}`} data-field="channelState" data-state={channel.state} title={channel.problem ?? undefined}>
-            channel {channel.state}
-            {channel.problem !== null && `: ${channel.problem}`}
-          </span>
+          <ChannelStateBadge channel={channel} />
           <span class={`session-light-label light-${session.light}`}>
             <span class={`session-light ${session.light}`} aria-hidden="true" /> <span data-field="light">{LIGHT_NAMES[session.light]}</span>
           </span>
-          <span>
-            session <code data-field="sessionId">{session.sessionId}</code>
-          </span>
-          <span>
-            source <code data-field="source">{session.source}</code>
-          </span>
-          <span class={`session-status status-${session.status}`} data-field="status">
-            {session.status}
-          </span>
-          <span>
-            since <span data-clock>{formatClockTime(Date.parse(session.createdAt))}</span>
-          </span>
+          <SessionFacts sessionId={session.sessionId} source={session.source} status={session.status} createdAt={session.createdAt} />
           {session.run > 1 && <span title="a restarted probe resumed the session">run {session.run}</span>}
           {session.stoppedAt === null && session.light !== 'offline' && (
             <button type="button" class="stop" disabled={stopping} onClick={() => stop(session.probe)}>
