@@ -28,6 +28,7 @@ import type {
   ProbeView as GatewayProbeView,
 } from '../../gateway/src/probe/probe-records.js';
 import type { ProbeFinding, ProbeSessionView, ProbeStatistics, ProbeTrackPoint, ProbeView } from '../src/dashboard/probes/probe-wire.js';
+import { startService, type ServiceProcess } from '../../gateway/test/cli/service-process.js';
 import { openSignedIn, startDashboardService, TEST_API_KEY, type DashboardService } from './dashboard-page-driver.js';
 
 // The page's copy of the hub's records must stay readable from the gateway's: this fails the typecheck when they part.
@@ -77,6 +78,9 @@ describe("the dashboard: the hub's overview of its probes' sessions (headless Ch
   /** The source of the feed with the injected fault. */
   let faultedSource: string;
   let faultedSessionId: string;
+  let catalogUrl: string;
+  /** A probe in a process of its own, to be killed. */
+  let killedProbe: ServiceProcess | undefined;
 
   const probeViews = async (): Promise<GatewayProbeView[]> => (await service!.api<{ probes: GatewayProbeView[] }>('GET', '/probes')).probes;
   const storedFindings = async (sessionId: string): Promise<GatewayProbeFinding[]> =>
@@ -87,6 +91,7 @@ describe("the dashboard: the hub's overview of its probes' sessions (headless Ch
     requirePostgres(this);
     cluster = await PostgresCluster.start();
     const url = cluster.createDatabase('hub');
+    catalogUrl = url;
     service = await startDashboardService({ catalogUrl: url });
     folder = mkdtempSync(join(tmpdir(), 'klvscope-probes-page-'));
     const rules = resolveRuleSet(BUILT_IN_CHECKS, {});
@@ -125,6 +130,7 @@ describe("the dashboard: the hub's overview of its probes' sessions (headless Ch
     browser = await launchChromium({ viewport: { width: 1440, height: 900 } });
   });
   after(async function () {
+    killedProbe?.child.kill('SIGKILL');
     feeds.abort();
     await Promise.all(replays);
     await browser?.close();
@@ -227,6 +233,23 @@ describe("the dashboard: the hub's overview of its probes' sessions (headless Ch
     expect(await page.evaluate('window.location.hash')).to.equal(`#/live/probe/${started!.sessionId}`);
     // Nothing is sent to it: it waits for its first datagram.
     expect(await page.getAttribute('.probe-session-page', 'data-light')).to.equal('silent');
+    await page.close();
+  });
+
+  it('shows the sessions of a probe killed with SIGKILL as probe offline, and the probe offline', async function () {
+    const source = `udp://127.0.0.1:${await freeUdpPort()}`;
+    killedProbe = await startService(['probe', '--catalog', catalogUrl, '--name', 'lab-4', '--source', source], /reporting to (\S+)/, 'running');
+    const page = await openSignedIn(browser!, service!, '#/live');
+    await page.waitForSelector('.probe-group[data-probe="lab-4"][data-state="online"] .probe-tile', { timeout: 15_000 });
+    killedProbe.child.kill('SIGKILL');
+    await killedProbe.exited;
+    // The hub calls a probe offline 5 s after its last heartbeat; the page reads the probes every second.
+    await page.waitForSelector('.probe-group[data-probe="lab-4"][data-state="offline"] .probe-tile[data-light="offline"]', { timeout: 15_000 });
+    const lab4 = (await probeViews()).find((probe) => probe.name === 'lab-4')!;
+    expect(lab4.online).to.equal(false);
+    expect(lab4.sessions.map((session) => ({ source: session.source, light: session.light, status: session.status }))).to.deep.equal([{ source, light: 'offline', status: 'unknown' }]);
+    expect(await page.textContent('.probe-group[data-probe="lab-4"] .probe-tile [data-field="light"]')).to.equal('probe offline');
+    await saveScreenshot(page, 'dashboard-probes-offline-1440');
     await page.close();
   });
 
