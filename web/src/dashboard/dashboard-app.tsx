@@ -13,6 +13,7 @@ import type { PageProps } from './page-props.js';
 import { CheckPage } from './pages/check-page.js';
 import { FilesPage } from './pages/files-page.js';
 import { LivePage } from './pages/live-page.js';
+import { ProbeSessionPage } from './pages/probe-session-page.js';
 import { ReportPage } from './pages/report-page.js';
 import { RulesPage } from './pages/rules-page.js';
 import { FleetPage } from './pages/fleet-page.js';
@@ -98,7 +99,7 @@ export function DashboardApp() {
       <nav class="top-nav">
         <span class="brand">klvscope</span>
         <a href="#/files" class={route.page === 'files' || route.page === 'report' || route.page === 'check' ? 'active' : ''}>Files</a>
-        <a href="#/live" class={route.page === 'live' ? 'active' : ''}>Live</a>
+        <a href="#/live" class={route.page === 'live' || route.page === 'probe-session' ? 'active' : ''}>Live</a>
         <a href="#/rules" class={route.page === 'rules' ? 'active' : ''}>Rules</a>
         <a href="#/fleet" class={route.page === 'fleet' ? 'active' : ''}>Fleet</a>
         <a href="/api/v1/openapi.json" target="_blank" rel="noreferrer">API</a>
@@ -123,6 +124,8 @@ function CurrentPage({ api, route, navigate }: PageProps) {
       return <CheckPage api={api} route={route} navigate={navigate} />;
     case 'live':
       return <LivePage api={api} route={route} navigate={navigate} />;
+    case 'probe-session':
+      return <ProbeSessionPage api={api} route={route} navigate={navigate} />;
     case 'rules':
       return <RulesPage api={api} route={route} navigate={navigate} />;
     case 'fleet':

@@ -11,6 +11,8 @@ export type DashboardRoute =
   | { page: 'report'; filePath: string }
   | { page: 'check'; filePath: string; checkId: string }
   | { page: 'live' }
+  /** A hub's probe session in the live view (`#/live/probe/<sessionId>`). */
+  | { page: 'probe-session'; sessionId: string }
   | { page: 'rules' }
   | { page: 'fleet' };
 
@@ -22,9 +24,21 @@ export function parseRoute(hash: string): DashboardRoute {
   if (path === 'report' && filePath !== null) return { page: 'report', filePath };
   if (path === 'check' && filePath !== null && checkId !== null) return { page: 'check', filePath, checkId };
   if (path === 'live') return { page: 'live' };
+  const probeSession = /^live\/probe\/([^/]+)$/.exec(path);
+  const sessionId = probeSession === null ? null : decodedOrNull(probeSession[1]);
+  if (sessionId !== null) return { page: 'probe-session', sessionId };
   if (path === 'rules') return { page: 'rules' };
   if (path === 'fleet') return { page: 'fleet' };
   return { page: 'files' };
+}
+
+/** A fragment's part as the user meant it, or null when it is no valid percent-encoding. */
+function decodedOrNull(part: string): string | null {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return null;
+  }
 }
 
 export function routeHash(route: DashboardRoute): string {
@@ -37,6 +51,8 @@ export function routeHash(route: DashboardRoute): string {
       return `#/check?${new URLSearchParams({ file: route.filePath, check: route.checkId }).toString()}`;
     case 'live':
       return '#/live';
+    case 'probe-session':
+      return `#/live/probe/${encodeURIComponent(route.sessionId)}`;
     case 'rules':
       return '#/rules';
     case 'fleet':
