@@ -180,6 +180,30 @@ export const POSTGRES_CATALOG_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX probe_statistics_by_session ON probe_statistics (session_id, id);
       CREATE INDEX probe_track_points_by_session ON probe_track_points (session_id, id);
       CREATE INDEX probe_commands_pending ON probe_commands (probe, id) WHERE claimed_ms IS NULL;
+      -- A probe's batch in one statement (postgres-probes.ts): the lock that orders the rows' ids across probes is
+      -- held only while the server writes, never across a round trip to a probe.
+      CREATE FUNCTION klvscope_write_probe_batch(p_probe TEXT, p_batch JSONB) RETURNS VOID LANGUAGE plpgsql AS $fn$
+      BEGIN
+        PERFORM pg_advisory_xact_lock(1802266224);
+        INSERT INTO probe_findings (probe, session_id, run, seq, check_id, severity, body)
+          SELECT p_probe, r->>'sessionId', (r->>'run')::int, (r->>'seq')::bigint, r->>'checkId', r->>'severity', r->>'body'
+          FROM jsonb_array_elements(p_batch->'findings') AS r ON CONFLICT DO NOTHING;
+        INSERT INTO probe_statistics (probe, session_id, run, seq, body)
+          SELECT p_probe, r->>'sessionId', (r->>'run')::int, (r->>'seq')::bigint, r->>'body'
+          FROM jsonb_array_elements(p_batch->'statistics') AS r ON CONFLICT DO NOTHING;
+        INSERT INTO probe_track_points (probe, session_id, run, seq, body)
+          SELECT p_probe, r->>'sessionId', (r->>'run')::int, (r->>'seq')::bigint, r->>'body'
+          FROM jsonb_array_elements(p_batch->'track') AS r ON CONFLICT DO NOTHING;
+        INSERT INTO probe_sessions AS s (id, probe, source, status, run, created_ms, updated_ms, stopped_ms, state)
+          SELECT r->>'id', p_probe, r->>'source', r->>'status', (r->>'run')::int, (r->>'createdMs')::bigint, (r->>'updatedMs')::bigint,
+                 (r->>'stoppedMs')::bigint, (r->'state')::text
+          FROM jsonb_array_elements(p_batch->'sessions') AS r
+          ON CONFLICT (id) DO UPDATE SET probe = EXCLUDED.probe, status = EXCLUDED.status, run = EXCLUDED.run, updated_ms = EXCLUDED.updated_ms,
+            stopped_ms = EXCLUDED.stopped_ms, state = EXCLUDED.state
+          WHERE s.updated_ms <= EXCLUDED.updated_ms;
+        PERFORM pg_notify('klvscope_probe_events', p_probe);
+      END
+      $fn$;
     `,
   },
 ];

@@ -5,8 +5,8 @@
  * probe_track_points) and the hub's commands to them (probe_commands).
  *
  * A probe writes its records in batches (writeProbeBatch), each in one
- * transaction under an advisory lock, so the ids of the rows are given and
- * committed in one order across every probe: a reader that has read up to
+ * statement under an advisory lock ('klvp', 0x6b6c7670), so the ids of the
+ * rows are given and committed in one order across every probe: a reader that has read up to
  * id N never sees a row below N committed later, and follows every table
  * with one number. Each batch ends with a NOTIFY on PROBE_EVENTS_CHANNEL.
  */
@@ -18,9 +18,6 @@ export const PROBE_EVENTS_CHANNEL = 'klvscope_probe_events';
 export const PROBE_COMMANDS_CHANNEL = 'klvscope_probe_commands';
 /** Told when a probe has carried out a command; the payload is the command's id. */
 export const PROBE_COMMAND_DONE_CHANNEL = 'klvscope_probe_command_done';
-
-/** The key of the advisory lock each batch holds while writing ('klvp'). */
-const BATCH_LOCK_KEY = 0x6b6c7670;
 
 /** Heartbeats are stamped and judged by one clock, the database server's, whatever the probes' clocks say. */
 const SERVER_NOW_MS = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
@@ -170,44 +167,13 @@ function sessionFrom(row: Record<string, unknown>): ProbeSessionRow {
 }
 
 /**
- * Writes a probe's batch in one transaction and announces it. A record
+ * Writes a probe's batch and announces it, in one statement (one
+ * transaction, one round trip: the function of migration 3). A record
  * already stored (a batch whose commit was not acknowledged, sent again) is
  * skipped, so a redelivery stores nothing twice.
  */
-export async function writeProbeBatch(connection: PostgresConnection, probe: string, batch: ProbeBatch): Promise<void> {
-  await connection.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [BATCH_LOCK_KEY]);
-    if (batch.findings.length > 0) {
-      await tx.query(
-        `INSERT INTO probe_findings (probe, session_id, run, seq, check_id, severity, body)
-         SELECT $1, * FROM unnest($2::text[], $3::int[], $4::bigint[], $5::text[], $6::text[], $7::text[]) ON CONFLICT DO NOTHING`,
-        [probe, ...columns(batch.findings), batch.findings.map((row) => row.checkId ?? ''), batch.findings.map((row) => row.severity ?? 'info'), batch.findings.map((row) => row.body)],
-      );
-    }
-    for (const kind of ['statistics', 'track'] as const) {
-      const rows = batch[kind];
-      if (rows.length === 0) continue;
-      await tx.query(
-        `INSERT INTO ${EVENT_TABLES[kind]} (probe, session_id, run, seq, body)
-         SELECT $1, * FROM unnest($2::text[], $3::int[], $4::bigint[], $5::text[]) ON CONFLICT DO NOTHING`,
-        [probe, ...columns(rows), rows.map((row) => row.body)],
-      );
-    }
-    for (const session of batch.sessions) {
-      await tx.query(
-        `INSERT INTO probe_sessions (id, probe, source, status, run, created_ms, updated_ms, stopped_ms, state) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-         ON CONFLICT (id) DO UPDATE SET probe = EXCLUDED.probe, status = EXCLUDED.status, run = EXCLUDED.run, updated_ms = EXCLUDED.updated_ms,
-           stopped_ms = EXCLUDED.stopped_ms, state = EXCLUDED.state
-         WHERE probe_sessions.updated_ms <= EXCLUDED.updated_ms`,
-        [session.id, session.probe, session.source, session.status, session.run, session.createdMs, session.updatedMs, session.stoppedMs, JSON.stringify(session.state)],
-      );
-    }
-    await tx.query('SELECT pg_notify($1, $2)', [PROBE_EVENTS_CHANNEL, probe]);
-  });
-}
-
-function columns(rows: readonly ProbeEventRow[]): [string[], number[], number[]] {
-  return [rows.map((row) => row.sessionId), rows.map((row) => row.run), rows.map((row) => row.seq)];
+export async function writeProbeBatch(db: SqlRunner, probe: string, batch: ProbeBatch): Promise<void> {
+  await db.query('SELECT klvscope_write_probe_batch($1, $2::jsonb)', [probe, JSON.stringify(batch)]);
 }
 
 export interface ProbeEventQuery {

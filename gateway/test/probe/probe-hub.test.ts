@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -6,9 +7,10 @@ import { openLiveSource, replayFile } from '@klvscope/adapters';
 import { parseFaultSpec } from '@klvscope/core';
 import { BUILT_IN_CHECKS } from '@klvscope/plugins';
 import { resolveRuleSet } from '@klvscope/rules';
+import { runWatch } from '../../src/cli/watch-command.js';
 import { ProbeNode } from '../../src/probe/probe-node.js';
 import type { ProbeSessionView, ProbeView } from '../../src/probe/probe-records.js';
-import { PostgresCluster, requirePostgres } from '../../../test-support/postgres-cluster.js';
+import { freeTcpPort, PostgresCluster, requirePostgres } from '../../../test-support/postgres-cluster.js';
 import { freeUdpPort } from '../../../test-support/free-udp-port.js';
 import { startTestServer, type TestServer } from '../inspection/test-server.js';
 import { writeGenerated } from '../inspection/file-test-server.js';
@@ -23,6 +25,8 @@ describe('a live probe and its hub on one machine (probe --catalog, serve --cata
   let folder: string;
   let url: string;
   let firstPort: number;
+  let hubPort: number;
+  let hubDataDir: string;
 
   const startProbe = (sources: string[]): Promise<ProbeNode> => {
     const rules = resolveRuleSet(BUILT_IN_CHECKS, {});
@@ -50,7 +54,10 @@ describe('a live probe and its hub on one machine (probe --catalog, serve --cata
     cluster = await PostgresCluster.start();
     url = cluster.createDatabase('probes');
     folder = mkdtempSync(join(tmpdir(), 'klvscope-probe-'));
-    hub = await startTestServer({ catalogUrl: url });
+    // A fixed port, so that the client finds the hub again after its restart (the last test).
+    hubPort = await freeTcpPort();
+    hubDataDir = join(folder, 'hub');
+    hub = await startTestServer({ catalogUrl: url, port: hubPort, dataDir: hubDataDir });
     firstPort = await freeUdpPort();
     probe = await startProbe([`udp://127.0.0.1:${firstPort}`]);
     client = await connectFleetClient(hub.url, hub.key);
@@ -85,6 +92,19 @@ describe('a live probe and its hub on one machine (probe --catalog, serve --cata
     expect(after.light).to.equal('error');
     expect(after.lastFinding).to.not.equal(null);
     expect(after.sparkline.length).to.be.greaterThan(0);
+  });
+
+  it('prints each probe finding with `klvscope watch --fleet`, its line naming probe and session', async function () {
+    const lines: string[] = [];
+    const out = new PassThrough();
+    out.setEncoding('utf8').on('data', (text: string) => lines.push(...text.split('\n').filter(Boolean)));
+    const watching = runWatch({ port: String(hubPort), apiKey: hub!.key, fleet: true, check: ['klv-checksum-errors'], max: 1 }, {}, out);
+    const session = (await probeView()).sessions.find((s) => s.source === `udp://127.0.0.1:${firstPort}`)!;
+    const { path } = writeGenerated(folder, 'watched.ts', { durationSeconds: 3, bitrate: 1_000_000, klv: {}, seed: 13, faults: [parseFaultSpec('klv-checksum@1.5')] });
+    // Sent until the watcher has its finding (it subscribes once connected: a first send may come before).
+    for (let attempt = 0; attempt < 5 && lines.length === 0; attempt++) await replayFile(path, `udp://127.0.0.1:${firstPort}`, { speed: 4 });
+    expect(await watching).to.equal(0);
+    expect(lines[0]).to.match(new RegExp(`^\\[lab-1 ${session.sessionId.slice(0, 8)}\\]  \\d\\d:\\d\\d:\\d\\d\\.\\d{3}  error +klv-checksum-errors`));
   });
 
   it('starts a session on the probe through the catalog, stops it, and keeps its findings readable after it ended', async function () {
@@ -141,5 +161,21 @@ describe('a live probe and its hub on one machine (probe --catalog, serve --cata
     const resumed = back.sessions.find((s) => s.sessionId === before.sessionId)!;
     expect(resumed.run).to.equal(2);
     expect(['waiting', 'receiving']).to.include(resumed.status);
+  });
+
+  it('loses nothing when the hub restarts: the client reconnects and resumes after its last record, with what the probe found meanwhile read from the tables', async function () {
+    const session = (await probeView()).sessions.find((s) => s.source === `udp://127.0.0.1:${firstPort}`)!;
+    const before = client!.findings.length;
+    await hub!.close();
+    hub = undefined;
+    // While the hub is away: a feed with faults reaches the probe, which writes its findings to the catalog.
+    const { path } = writeGenerated(folder, 'while-away.ts', { durationSeconds: 3, bitrate: 1_000_000, klv: {}, seed: 11, faults: [parseFaultSpec('klv-checksum@1'), parseFaultSpec('tei@2')] });
+    await replayFile(path, `udp://127.0.0.1:${firstPort}`, { speed: 2 });
+    hub = await startTestServer({ catalogUrl: url, port: hubPort, dataDir: hubDataDir });
+    await client!.until(() => client!.findings.slice(before).some((f) => f.sessionId === session.sessionId && f.run === 2 && f.checkId !== 'live-source'), 20_000, 'the findings made while the hub was away');
+    const ids = client!.findings.map((f) => f.id);
+    expect(new Set(ids).size, 'no finding twice').to.equal(ids.length);
+    const run2 = client!.findings.filter((f) => f.sessionId === session.sessionId && f.run === 2).map((f) => f.seq);
+    expect(run2, 'every finding of the resumed run, in order, from the first').to.deep.equal(run2.map((_, i) => i + 1));
   });
 });
