@@ -51,9 +51,13 @@ export interface StreamDetection {
   programs: Array<{ programNumber: number; streams: number[] }>;
   pids: Array<{ pid: number; role: string; packets: number; bitrate: number }>;
   video: { pid: number; codec: string; resolution: string | null } | null;
+  /** Every elementary stream declared, by PID: video, audio, KLV, other data. */
+  streams: Array<{ pid: number; kind: string; codec: string; bitrate: number }>;
   klv: Array<{ pid: number; carriage: string; standards: string[]; rateHz: number; checksumFailures: number }>;
   errors: Record<string, number>;
   klvErrors: Record<string, number>;
+  /** Problems by source, type and severity, errors first. */
+  problems: Array<{ source: string; type: string; severity: 'error' | 'warning' | 'info'; count: number }>;
   problem: string | null;
 }
 
