@@ -10,8 +10,9 @@
  * bitrate counts.
  */
 import { UdpDatagramSink, type LiveChunk, type LiveSource } from '@klvscope/adapters';
-import type { RelayChannelDefinition, RelayOutputState } from '@klvscope/core/store';
+import type { RelayChannelAlarms, RelayChannelDefinition, RelayOutputState } from '@klvscope/core/store';
 import type { BitrateMeter } from './bitrate-meter.js';
+import { ChannelAlarms, type ActiveAlarm } from './channel-alarms.js';
 import type { ChannelState, LogMessageType } from './channel-state.js';
 import { LoopDetector } from './loop-detector.js';
 import { TsRepacker } from './ts-repacker.js';
@@ -69,6 +70,7 @@ export class ChannelRelay {
   private pumping: Promise<void> = Promise.resolve();
   private repacker: TsRepacker | null = null;
   private loops = new LoopDetector();
+  private readonly alarms: ChannelAlarms;
   /** Each output's socket counters at the last reading. */
   private sinkCounts: { bytes: number; datagrams: number; refused: number }[] = [];
   /** The failing input's report: its message, when it began, attempts, and when it is reported again. */
@@ -80,6 +82,7 @@ export class ChannelRelay {
     private readonly options: ChannelRelayOptions,
   ) {
     this.meter = options.meter;
+    this.alarms = new ChannelAlarms(definition.channelId, definition.alarms, (type, message) => events.log(type, message));
   }
 
   get running(): boolean {
@@ -96,6 +99,9 @@ export class ChannelRelay {
     this.failing = null;
     this.repacker = this.definition.repack ? new TsRepacker() : null;
     this.loops = new LoopDetector();
+    this.alarms.started();
+    // Silence is judged from the start, not from the epoch.
+    this.lastDataAt = Date.now();
     for (const url of this.definition.outputs) {
       try {
         this.sinks.push(await UdpDatagramSink.open(url));
@@ -128,6 +134,7 @@ export class ChannelRelay {
     this.flushRepacker();
     await Promise.all(this.sinks.flatMap((sink) => (sink === null ? [] : [sink.close()])));
     this.sinks = [];
+    this.alarms.clearAll('channel stopped');
     this.setState('stopped', null);
     this.events.log('stopped', `channel ${this.definition.channelId} (${this.definition.name}) stopped`);
   }
@@ -136,6 +143,17 @@ export class ChannelRelay {
   tap(listener: (chunk: LiveChunk) => void): () => void {
     this.taps.add(listener);
     return () => this.taps.delete(listener);
+  }
+
+  /** The alarms raised now (none while stopped). */
+  activeAlarms(): ActiveAlarm[] {
+    return this.alarms.active();
+  }
+
+  /** New alarm limits, taken without stopping the channel. */
+  setAlarms(limits: RelayChannelAlarms): void {
+    this.definition.alarms = limits;
+    this.alarms.setLimits(limits);
   }
 
   outputStates(): RelayOutputState[] {
@@ -259,12 +277,15 @@ export class ChannelRelay {
     });
     this.meter.tick(now, now - this.lastTickAt);
     this.lastTickAt = now;
+    const latest = this.meter.latest;
+    if (latest !== null) this.alarms.reading(latest.reading.inputBitrate, latest.pids, now);
     this.loops.reading();
   }
 
   private watch(): void {
     const now = Date.now();
     if (now - this.lastDataAt >= REPACK_IDLE_MS) this.flushRepacker();
+    this.alarms.silence(now - this.lastDataAt, now);
     if (this.state === 'running' && now - this.lastDataAt > this.options.noSignalMs) {
       this.setState('no-signal', null);
       this.events.log('no-signal', `channel ${this.definition.channelId}: no data on ${this.definition.input} for ${((now - this.lastDataAt) / 1000).toFixed(1)} s`);
