@@ -66,7 +66,7 @@ export class ChannelAlarms {
   }
 
   /** One second's reading of the input and its PIDs. */
-  reading(inputBitrate: number, pids: readonly PidBitrate[], nowMs: number): void {
+  reading(inputBitrate: number, pids: readonly Pick<PidBitrate, 'pid' | 'bitrate'>[], nowMs: number): void {
     if (++this.readingsSinceStart === 1) return;
     const { minBitrate, maxBitrate } = this.limits;
     const judged: Judged[] = [];

@@ -39,6 +39,23 @@ export interface ChannelEvents {
   halted(): void;
 }
 
+/** The input as the console shows it: since when the channel runs, who sends, how long ago, and what was lost on the way. */
+export interface ChannelInputStats {
+  /** When the channel started (its uptime's start), ISO 8601. */
+  since: string;
+  /** `ADDRESS:PORT` of the last datagram's sender, or null before the first. */
+  sender: string | null;
+  /** Milliseconds since the last datagram (or since the start, before the first). */
+  silentMs: number;
+  /** Since the input was last opened: datagrams and payload bytes received, RTP packets missing by their sequence numbers, datagrams the kernel dropped (receive buffer full) and those the relay could not queue. */
+  datagrams: number;
+  bytes: number;
+  rtp: boolean;
+  rtpLost: number;
+  kernelDrops: number;
+  applicationLoss: number;
+}
+
 export interface ChannelRelayOptions {
   openSource: (url: string) => Promise<LiveSource>;
   /** Silence longer than this is no signal. */
@@ -63,6 +80,7 @@ export class ChannelRelay {
   private readonly taps = new Set<(chunk: LiveChunk) => void>();
   private stopped = true;
   private lastDataAt = 0;
+  private startedAt = 0;
   private lastTickAt = 0;
   private watchTimer: NodeJS.Timeout | null = null;
   private readingTimer: NodeJS.Timeout | null = null;
@@ -100,8 +118,9 @@ export class ChannelRelay {
     this.repacker = this.definition.repack ? new TsRepacker() : null;
     this.loops = new LoopDetector();
     this.alarms.started();
+    this.meter.restartInput();
     // Silence is judged from the start, not from the epoch.
-    this.lastDataAt = Date.now();
+    this.lastDataAt = this.startedAt = Date.now();
     for (const url of this.definition.outputs) {
       try {
         this.sinks.push(await UdpDatagramSink.open(url));
@@ -143,6 +162,23 @@ export class ChannelRelay {
   tap(listener: (chunk: LiveChunk) => void): () => void {
     this.taps.add(listener);
     return () => this.taps.delete(listener);
+  }
+
+  /** The input's figures while the channel runs; null while it is stopped. */
+  inputStats(): ChannelInputStats | null {
+    if (this.stopped) return null;
+    const stats = this.source?.stats();
+    return {
+      since: new Date(this.startedAt).toISOString(),
+      sender: stats?.sender ?? null,
+      silentMs: Math.max(0, Date.now() - this.lastDataAt),
+      datagrams: stats?.chunks ?? 0,
+      bytes: stats?.bytes ?? 0,
+      rtp: stats?.rtp ?? false,
+      rtpLost: stats?.rtpLost ?? 0,
+      kernelDrops: stats?.socketDrops ?? 0,
+      applicationLoss: stats?.applicationLoss ?? 0,
+    };
   }
 
   /** The alarms raised now (none while stopped). */
