@@ -48,11 +48,12 @@ export async function sendPaced(bytes: Uint8Array, port: number, bitsPerSecond: 
 }
 
 /**
- * Sends a transport stream to 127.0.0.1 in 7-packet datagrams at a constant
- * bit rate, from its start again at its end (as an operator's looping
- * sender does), until stopped.
+ * Sends a transport stream to 127.0.0.1 (or `host`: a multicast group inside
+ * a private network namespace) in 7-packet datagrams at a constant bit rate,
+ * from its start again at its end (as an operator's looping sender does),
+ * until stopped.
  */
-export function sendPacedLoop(bytes: Uint8Array, port: number, bitsPerSecond: number): { stop(): void } {
+export function sendPacedLoop(bytes: Uint8Array, port: number, bitsPerSecond: number, host = '127.0.0.1'): { stop(): void } {
   const datagramBytes = PACKETS_PER_DATAGRAM * TS_PACKET_BYTES;
   const datagrams = Math.floor(bytes.length / datagramBytes);
   const socket = createSocket('udp4');
@@ -62,7 +63,7 @@ export function sendPacedLoop(bytes: Uint8Array, port: number, bitsPerSecond: nu
     const due = Math.floor((((performance.now() - start) / 1000) * bitsPerSecond) / 8 / datagramBytes);
     for (; sent < due; sent++) {
       const at = (sent % datagrams) * datagramBytes;
-      socket.send(bytes.subarray(at, at + datagramBytes), port, '127.0.0.1');
+      socket.send(bytes.subarray(at, at + datagramBytes), port, host);
     }
   }, TICK_MS);
   return {

@@ -30,11 +30,19 @@ export interface ConsoleUpdate {
   platforms?: ConsolePlatform[];
   /** Channels whose view (definition, state, outputs, error) changed, when `platforms` is not sent. */
   channels?: ChannelView[];
-  /** Per channel with a reading since the last message: the entry of GET /api/bitrates, its `history` holding only the readings since (all of it in the first message), without `limits` (the channel's `alarms` field says them). */
-  bitrates?: Array<Omit<StreamBitrates, 'limits'>>;
+  /**
+   * Per channel with a reading since the last message: the entry of GET /api/bitrates without
+   * `limits` (the channel's `alarms` field says them). In the first message, all of its history;
+   * later, `history` holds only the readings since the last message other than the latest (which
+   * the entry itself is: usually none), and `outputs` omit their `url` (the channel's `outputs`,
+   * in the same order, say them).
+   */
+  bitrates?: FeedBitrates[];
   detections?: StreamDetection[];
   serverStatus?: RelayServerStatusRow | null;
 }
+
+export type FeedBitrates = Omit<StreamBitrates, 'limits' | 'outputs'> & { outputs: Array<{ url?: string; bitrate: number; sent: number; refused: number }> };
 
 export class ConsoleFeed {
   private platformsShape = '';
@@ -72,13 +80,14 @@ export class ConsoleFeed {
     else if (changed.length > 0) update.channels = changed;
     this.platformsShape = shape;
 
-    const bitrates = channelBitrates(this.service).flatMap((entry) => {
+    const bitrates = channelBitrates(this.service).flatMap((entry): FeedBitrates[] => {
       const last = this.readingTimes.get(entry.channelId);
       if (last !== undefined && entry.time === last) return [];
       this.readingTimes.set(entry.channelId, entry.time);
       // A first message gives the whole history; later ones the readings since the last one sent (ISO times compare as text).
       const { limits: _limits, ...reading } = entry;
-      return [{ ...reading, history: last === undefined ? entry.history : entry.history.filter((r) => last === null || r.time > last) }];
+      if (last === undefined) return [reading];
+      return [{ ...reading, outputs: entry.outputs.map(({ url: _url, ...sends }) => sends), history: entry.history.filter((r) => (last === null || r.time > last) && r.time !== entry.time) }];
     });
     if (bitrates.length > 0) update.bitrates = bitrates;
 

@@ -53,7 +53,15 @@ export function ChannelDetail({ channel, bitrates, points, pidReadings, relayNow
         </span>
       </header>
       <div class="detail-routes">
-        <UdpUrlText url={channel.input} /> → {channel.outputs.length === 0 ? 'no output' : channel.outputs.map((url) => <UdpUrlText key={url} url={url} />)}
+        <UdpUrlText url={channel.input} /> →{' '}
+        {channel.outputs.length === 0
+          ? 'no output'
+          : channel.outputs.map((url, i) => (
+              <span key={url}>
+                {i > 0 && ', '}
+                <UdpUrlText url={url} />
+              </span>
+            ))}
       </div>
       {(bitrates?.alarms ?? []).map((alarm) => (
         <div key={`${alarm.kind} ${alarm.pid ?? ''}`} class="alarm" data-field="alarm">

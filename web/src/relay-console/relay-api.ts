@@ -67,7 +67,8 @@ export interface StreamBitrates {
   time: string | null;
   inputBitrate: number;
   outputBitrate: number;
-  outputs: Array<{ url: string; bitrate: number; sent: number; refused: number }>;
+  /** In the channel's `outputs` order (the feed leaves `url` out after its first message). */
+  outputs: Array<{ url?: string; bitrate: number; sent: number; refused: number }>;
   pids: Array<{ pid: number; bitrate: number; packets: number; continuityErrors: number }>;
   /** Null while the channel is stopped. */
   input: InputFigures | null;
