@@ -11,6 +11,10 @@
 // p99 under 2 ms), beside the baseline: the same measurement for a 9th stream sent straight to a
 // socket of this process, so what the relay adds is the difference. Send and receipt are both in
 // this process: the figures include its own delays, the baseline shows how much.
+//
+// Since issue 32 each channel runs with alarms on (a minimum, a maximum and a maximum silence for
+// the input and for its PID) and the per-PID accounting (packets and continuity errors), and a
+// console's feed (GET /api/events) is followed for the whole run: its bytes a second are printed.
 import { spawn, spawnSync } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -79,9 +83,25 @@ try {
   await call('POST', '/platforms', {
     id: 'bench',
     name: 'bench',
-    channels: relayed.map((s, i) => ({ channelId: `ch${i + 1}`, name: `channel ${i + 1}`, input: `udp://${groups[i].host}:${groups[i].port}?interface=127.0.0.1`, outputs: [`udp://127.0.0.1:${s.port}`] })),
+    channels: relayed.map((s, i) => ({
+      channelId: `ch${i + 1}`,
+      name: `channel ${i + 1}`,
+      input: `udp://${groups[i].host}:${groups[i].port}?interface=127.0.0.1`,
+      outputs: [`udp://127.0.0.1:${s.port}`],
+      // Limits the stream meets: judged every second, none raised (an alarm raised would be reported below).
+      alarms: { minBitrate: BITRATE * 0.5, maxBitrate: BITRATE * 1.5, maxSilenceMs: 2000, pids: [{ pid: 0x100, minBitrate: BITRATE * 0.5, maxBitrate: BITRATE * 1.5 }] },
+    })),
   });
   await call('POST', '/platforms/bench/command?command=start');
+  // A console follows the feed for the whole run.
+  const feed = new AbortController();
+  let feedBytes = 0;
+  const feedStartedAt = performance.now();
+  const feedDone = fetch(`${base}/events`, { signal: feed.signal })
+    .then(async (response) => {
+      for await (const chunk of response.body) feedBytes += chunk.length;
+    })
+    .catch(() => undefined);
 
   // The sender runs in a process of its own, so that sending and receiving do not delay each other.
   const targets = streams.map((s) => (s === baseline ? { host: '127.0.0.1', port: baseline.port } : groups[s.index]));
@@ -98,6 +118,7 @@ try {
   const cpuStartedAt = performance.now();
   await new Promise((resolve) => setTimeout(resolve, (SECONDS * 1000) / 2));
   const [readings] = await call('GET', '/bitrates?channelId=ch1');
+  const alarmsRaised = (await call('GET', '/logMessages?type=alarm&_limit=1000')).length;
   const { sent: sentCounts, sendErrors } = await senderOutput;
   relayed.forEach((s, i) => (s.sent = sentCounts[i]));
   baseline.sent = sentCounts[CHANNELS];
@@ -119,7 +140,10 @@ try {
   console.log(`  latency relayed    p50 ${ms(q(all, 0.5))}  p99 ${ms(q(all, 0.99))}  p99.9 ${ms(q(all, 0.999))}  max ${ms(all.at(-1))}  (${all.length} datagrams)`);
   console.log(`  latency baseline   p50 ${ms(q(direct, 0.5))}  p99 ${ms(q(direct, 0.99))}  p99.9 ${ms(q(direct, 0.999))}  max ${ms(direct.at(-1))}  (straight to a socket, no relay)`);
   console.log(`  relay adds         p50 ${ms(q(all, 0.5) - q(direct, 0.5))}  p99 ${ms(q(all, 0.99) - q(direct, 0.99))}  (target p99 < 2 ms)`);
-  console.log(`  channel 1 reading  mid-run: input ${(readings.inputBitrate / 1e6).toFixed(2)} Mb/s, output ${(readings.outputBitrate / 1e6).toFixed(2)} Mb/s`);
+  console.log(`  channel 1 reading  mid-run: input ${(readings.inputBitrate / 1e6).toFixed(2)} Mb/s, output ${(readings.outputBitrate / 1e6).toFixed(2)} Mb/s, ${readings.pids.length} PID(s), alarms raised by mid-run ${alarmsRaised}`);
+  feed.abort();
+  await feedDone;
+  console.log(`  console feed       ${Math.round((feedBytes * 1000) / (performance.now() - feedStartedAt))} bytes a second (GET /api/events, ${CHANNELS} channels relaying)`);
   for (const s of streams) s.socket.close();
 } finally {
   relay.kill('SIGTERM');
