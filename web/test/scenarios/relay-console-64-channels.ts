@@ -17,6 +17,7 @@ import { createGenerator } from '@klvscope/core';
 import { startRelayServer } from '@klvscope/gateway';
 import { launchChromium, saveScreenshot } from '../../../test-support/chromium.js';
 import { sendPacedLoop } from '../../../test-support/paced-udp-sender.js';
+import { until } from '../../../test-support/until.js';
 
 const KEY = 'relay-console-64-key-0123456789';
 const PLATFORMS = 8;
@@ -28,15 +29,6 @@ const DROPPED_BITRATE = 300_000;
 const TRAFFIC_WINDOW_MS = 30_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 const dataDir = await mkdtemp(join(tmpdir(), 'klvscope-relay-64-'));
 const relay = await startRelayServer({ dataDir, port: 0, apiKey: KEY, env: {}, noSignalMs: 2000 });
@@ -93,15 +85,17 @@ try {
   const alarmedRows = await page.evaluate<string[]>(`[...document.querySelectorAll('tr.channel.in-alarm')].map((row) => row.getAttribute('data-channel-id'))`);
 
   // Per-PID rates: the page's for a second REST also reports, compared to the bit.
-  const pidComparison = await until(async () => {
+  let pidComparison: { shown: number[][]; rest: number[][]; time: string } | null = null;
+  await until('a second shown by the page and REST alike', 15_000, async () => {
     const [fromRest] = await rest('GET', '/bitrates?channelId=uav0-ch0');
     const shownTime = await page.getAttribute('tr.channel[data-channel-id="uav0-ch0"] [data-field="bitrate"]', 'data-time');
-    if (shownTime !== fromRest.time) return undefined;
+    if (shownTime !== fromRest.time) return false;
     const shown = await page.evaluate<number[][]>(
       `[...document.querySelectorAll('tr.channel[data-channel-id="uav0-ch0"] .pid-rates tr')].map((row) => [Number(row.getAttribute('data-pid')), Number(row.querySelector('[data-field="pid-bitrate"]').getAttribute('data-bps'))])`,
     );
-    return { shown, rest: (fromRest.pids as Array<{ pid: number; bitrate: number }>).map((p) => [p.pid, p.bitrate]), time: fromRest.time as string };
-  }, 15_000, 'a second shown by the page and REST alike');
+    pidComparison = { shown, rest: (fromRest.pids as Array<{ pid: number; bitrate: number }>).map((p) => [p.pid, p.bitrate]), time: fromRest.time as string };
+    return true;
+  });
 
   // The console's traffic: every byte Chromium received from the relay over 30 s.
   const updatesBefore = await page.evaluate<number>('window.klvscopeRelayConsole.polls');
