@@ -18,7 +18,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +32,8 @@ const WARMUP_MS = 2000;
 const DATAGRAM_BYTES = 7 * 188;
 const INSIDE = 'KLVSCOPE_BENCH_PRIVATE_NETWORK';
 const KEY = 'bench-relay-key-0123456789abcdef';
+/** RELAY_ALARMS=0: the run without alarm limits and without a console's feed, to compare with on the same machine. */
+const ALARMS = process.env.RELAY_ALARMS !== '0';
 
 if (process.env[INSIDE] !== '1') {
   const setup = 'ip link set lo up && ip route add 224.0.0.0/4 dev lo && exec "$@"';
@@ -89,7 +91,7 @@ try {
       input: `udp://${groups[i].host}:${groups[i].port}?interface=127.0.0.1`,
       outputs: [`udp://127.0.0.1:${s.port}`],
       // Limits the stream meets: judged every second, none raised (an alarm raised would be reported below).
-      alarms: { minBitrate: BITRATE * 0.5, maxBitrate: BITRATE * 1.5, maxSilenceMs: 2000, pids: [{ pid: 0x100, minBitrate: BITRATE * 0.5, maxBitrate: BITRATE * 1.5 }] },
+      alarms: ALARMS ? { minBitrate: BITRATE * 0.5, maxBitrate: BITRATE * 1.5, maxSilenceMs: 2000, pids: [{ pid: 0x100, minBitrate: BITRATE * 0.5, maxBitrate: BITRATE * 1.5 }] } : {},
     })),
   });
   await call('POST', '/platforms/bench/command?command=start');
@@ -97,7 +99,7 @@ try {
   const feed = new AbortController();
   let feedBytes = 0;
   const feedStartedAt = performance.now();
-  const feedDone = fetch(`${base}/events`, { signal: feed.signal })
+  const feedDone = (ALARMS ? fetch(`${base}/events`, { signal: feed.signal }) : Promise.resolve({ body: [] }))
     .then(async (response) => {
       for await (const chunk of response.body) feedBytes += chunk.length;
     })
@@ -132,7 +134,7 @@ try {
   const direct = baseline.latencies.sort((a, b) => a - b);
   const q = (list, p) => list[Math.min(list.length - 1, Math.floor(p * list.length))];
   const ms = (v) => `${v.toFixed(3)} ms`;
-  console.log(`bench:relay: ${CHANNELS} channels x ${(BITRATE / 1e6).toFixed(0)} Mb/s for ${SECONDS} s (after ${WARMUP_MS / 1000} s warm-up), datagrams of ${DATAGRAM_BYTES} bytes`);
+  console.log(`bench:relay: ${CHANNELS} channels x ${(BITRATE / 1e6).toFixed(0)} Mb/s for ${SECONDS} s (after ${WARMUP_MS / 1000} s warm-up), datagrams of ${DATAGRAM_BYTES} bytes, alarms and a console's feed ${ALARMS ? 'on' : 'off'}; load average ${loadavg()[0].toFixed(1)}`);
   console.log(`  datagrams sent     ${sent} (${sendErrors} refused by the sender's system)`);
   console.log(`  datagrams lost     ${lost}  (target 0)`);
   console.log(`  relay CPU          ${(cpu * 100).toFixed(1)} % of a core  (target < 40 %)`);
@@ -143,7 +145,7 @@ try {
   console.log(`  channel 1 reading  mid-run: input ${(readings.inputBitrate / 1e6).toFixed(2)} Mb/s, output ${(readings.outputBitrate / 1e6).toFixed(2)} Mb/s, ${readings.pids.length} PID(s), alarms raised by mid-run ${alarmsRaised}`);
   feed.abort();
   await feedDone;
-  console.log(`  console feed       ${Math.round((feedBytes * 1000) / (performance.now() - feedStartedAt))} bytes a second (GET /api/events, ${CHANNELS} channels relaying)`);
+  if (ALARMS) console.log(`  console feed       ${Math.round((feedBytes * 1000) / (performance.now() - feedStartedAt))} bytes a second (GET /api/events, ${CHANNELS} channels relaying)`);
   for (const s of streams) s.socket.close();
 } finally {
   relay.kill('SIGTERM');
