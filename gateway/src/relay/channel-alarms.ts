@@ -20,7 +20,7 @@ export interface ActiveAlarm {
   pid: number | null;
   /** The limit crossed: bits per second, or milliseconds for silence. */
   limit: number;
-  /** The latest value judged: bits per second, or milliseconds of silence. */
+  /** The latest value judged: bits per second, or milliseconds of silence (`message` says it). */
   value: number;
   /** When it was raised (ISO 8601). */
   since: string;
@@ -101,8 +101,10 @@ export class ChannelAlarms {
       this.raised.set(key, { kind: j.kind, pid: j.pid, limit: j.limit, value: j.value, since: new Date(nowMs).toISOString(), message });
       this.log('alarm', `channel ${this.channelId}: alarm: ${message}`);
     } else if (j.crossed && alarm !== undefined) {
+      // Shown with the latest value; the log message keeps the one that raised it.
       alarm.value = j.value;
       alarm.limit = j.limit;
+      alarm.message = `${this.subject(j)}: ${this.crossing(j)}`;
     } else if (!j.crossed && alarm !== undefined) {
       const lasted = ((nowMs - Date.parse(alarm.since)) / 1000).toFixed(0);
       this.clear(key, alarm, `${this.back(j)} after ${lasted} s`);

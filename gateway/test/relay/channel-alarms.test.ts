@@ -21,7 +21,7 @@ describe("relay: a channel's alarms (minimum and maximum bitrate, per PID too, a
     expect(alarms.active().map((a) => a.kind)).to.deep.equal(['bitrate-low']);
   });
 
-  it('raises a low-bitrate alarm once with a message, keeps it while the rate stays low, and clears it with a message when the rate is back', () => {
+  it('raises a low-bitrate alarm once with a message, keeps it (with the latest value) while the rate stays low, and clears it with a message when the rate is back', () => {
     const { alarms, log, at } = alarmsOf({ minBitrate: 1_000_000 });
     alarms.reading(2_000_000, [], at(1));
     alarms.reading(2_000_000, [], at(2));
@@ -29,7 +29,7 @@ describe("relay: a channel's alarms (minimum and maximum bitrate, per PID too, a
     alarms.reading(400_000, [], at(3));
     alarms.reading(300_000, [], at(4));
     expect(alarms.active()).to.deep.equal([
-      { kind: 'bitrate-low', pid: null, limit: 1_000_000, value: 300_000, since: new Date(at(3)).toISOString(), message: 'input bitrate below its minimum: 400.0 kb/s (minimum 1.000 Mb/s)' },
+      { kind: 'bitrate-low', pid: null, limit: 1_000_000, value: 300_000, since: new Date(at(3)).toISOString(), message: 'input bitrate below its minimum: 300.0 kb/s (minimum 1.000 Mb/s)' },
     ]);
     alarms.reading(1_500_000, [], at(6));
     expect(alarms.active()).to.deep.equal([]);
