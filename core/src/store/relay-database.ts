@@ -86,7 +86,7 @@ export const RELAY_MIGRATIONS: readonly Migration[] = [
     name: 'channel alarms',
     up(db) {
       // No limits: a channel defined before alarms raises none.
-      db.run(`ALTER TABLE relay_channels ADD COLUMN alarms TEXT NOT NULL DEFAULT '{"minBitrate":null,"maxBitrate":null,"maxSilenceMs":null,"pids":[]}'`);
+      db.run(`ALTER TABLE relay_channels ADD COLUMN alarms TEXT NOT NULL DEFAULT '{"minBitrate":null,"maxBitrate":null,"maxSilenceMs":null,"pids":[],"windowSeconds":1}'`);
     },
   },
 ];

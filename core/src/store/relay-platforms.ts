@@ -28,9 +28,11 @@ export interface RelayChannelAlarms {
   maxBitrate: number | null;
   maxSilenceMs: number | null;
   pids: Array<{ pid: number; minBitrate: number | null; maxBitrate: number | null }>;
+  /** Bitrates are judged as the mean of this many one-second readings (1: each reading alone). */
+  windowSeconds: number;
 }
 
-export const NO_RELAY_ALARMS: RelayChannelAlarms = { minBitrate: null, maxBitrate: null, maxSilenceMs: null, pids: [] };
+export const NO_RELAY_ALARMS: RelayChannelAlarms = { minBitrate: null, maxBitrate: null, maxSilenceMs: null, pids: [], windowSeconds: 1 };
 
 export interface RelayOutputState {
   url: string;
@@ -168,7 +170,8 @@ function channelOf(row: SqlRow): RelayChannelRow {
     outputs: jsonColumn<string[]>(row, 'outputs'),
     enabled: numberColumn(row, 'enabled') !== 0,
     repack: numberColumn(row, 'repack') !== 0,
-    alarms: jsonColumn<RelayChannelAlarms>(row, 'alarms'),
+    // A field added since the row was written takes its default.
+    alarms: { ...NO_RELAY_ALARMS, ...jsonColumn<Partial<RelayChannelAlarms>>(row, 'alarms') },
     running: numberColumn(row, 'running') !== 0,
     state: textColumn(row, 'state'),
     outputStates: jsonColumn<RelayOutputState[]>(row, 'output_states'),

@@ -1,8 +1,8 @@
 /**
  * A channel's alarms, TSDuck bitrate_monitor's core: the input's bitrate
  * (and each PID's) against a minimum and a maximum, and the input's silence
- * against a maximum. Judged at each one-second reading (silence at each
- * look, four a second); an alarm is raised with a log message of type
+ * against a maximum. Judged at each one-second reading, as the mean of the
+ * last `windowSeconds` readings (silence at each look, four a second); an alarm is raised with a log message of type
  * `alarm` the first time a limit is crossed, stays while it is, and clears
  * with an `alarm-cleared` message at the first reading back within it. The
  * first reading after a start covers part of a second and is not judged.
@@ -40,6 +40,8 @@ const hexPid = (pid: number): string => `PID 0x${pid.toString(16).toUpperCase().
 export class ChannelAlarms {
   private readonly raised = new Map<string, ActiveAlarm>();
   private readingsSinceStart = 0;
+  /** The last `windowSeconds` readings judged, oldest first: the input's bitrate and each PID's. */
+  private recent: Array<{ input: number; pids: ReadonlyMap<number, number> }> = [];
 
   constructor(
     private readonly channelId: string,
@@ -60,21 +62,26 @@ export class ChannelAlarms {
     }
   }
 
-  /** The channel (re)started: its first reading is a part of a second. */
+  /** The channel (re)started: its first reading is a part of a second, and the window starts again. */
   started(): void {
     this.readingsSinceStart = 0;
+    this.recent = [];
   }
 
   /** One second's reading of the input and its PIDs. */
   reading(inputBitrate: number, pids: readonly Pick<PidBitrate, 'pid' | 'bitrate'>[], nowMs: number): void {
     if (++this.readingsSinceStart === 1) return;
+    this.recent.push({ input: inputBitrate, pids: new Map(pids.map((p) => [p.pid, p.bitrate])) });
+    if (this.recent.length > this.limits.windowSeconds) this.recent.splice(0, this.recent.length - this.limits.windowSeconds);
+    // The mean of the window (fewer readings just after a start); a PID absent from a second carried nothing: 0 b/s.
+    const mean = (of: (r: (typeof this.recent)[number]) => number): number => Math.round(this.recent.reduce((sum, r) => sum + of(r), 0) / this.recent.length);
+    const input = mean((r) => r.input);
     const { minBitrate, maxBitrate } = this.limits;
     const judged: Judged[] = [];
-    if (minBitrate !== null) judged.push({ kind: 'bitrate-low', pid: null, limit: minBitrate, value: inputBitrate, crossed: inputBitrate < minBitrate });
-    if (maxBitrate !== null) judged.push({ kind: 'bitrate-high', pid: null, limit: maxBitrate, value: inputBitrate, crossed: inputBitrate > maxBitrate });
+    if (minBitrate !== null) judged.push({ kind: 'bitrate-low', pid: null, limit: minBitrate, value: input, crossed: input < minBitrate });
+    if (maxBitrate !== null) judged.push({ kind: 'bitrate-high', pid: null, limit: maxBitrate, value: input, crossed: input > maxBitrate });
     for (const limits of this.limits.pids) {
-      // A PID absent from the second carried nothing: 0 b/s.
-      const value = pids.find((p) => p.pid === limits.pid)?.bitrate ?? 0;
+      const value = mean((r) => r.pids.get(limits.pid) ?? 0);
       if (limits.minBitrate !== null) judged.push({ kind: 'bitrate-low', pid: limits.pid, limit: limits.minBitrate, value, crossed: value < limits.minBitrate });
       if (limits.maxBitrate !== null) judged.push({ kind: 'bitrate-high', pid: limits.pid, limit: limits.maxBitrate, value, crossed: value > limits.maxBitrate });
     }
@@ -125,7 +132,8 @@ export class ChannelAlarms {
 
   private subject(a: { kind: AlarmKind; pid: number | null }): string {
     if (a.kind === 'silence') return 'input silent';
-    return `${a.pid === null ? 'input' : hexPid(a.pid)} bitrate ${a.kind === 'bitrate-low' ? 'below its minimum' : 'above its maximum'}`;
+    const window = this.limits.windowSeconds > 1 ? ` (mean of ${this.limits.windowSeconds} s)` : '';
+    return `${a.pid === null ? 'input' : hexPid(a.pid)} bitrate${window} ${a.kind === 'bitrate-low' ? 'below its minimum' : 'above its maximum'}`;
   }
 
   private crossing(j: Judged): string {

@@ -44,6 +44,7 @@ export const alarmsSchema = z.strictObject({
   maxBitrate: bitrateLimit,
   maxSilenceMs: z._default(z.nullable(z.int().check(z.positive(), z.maximum(86_400_000))), null),
   pids: z._default(z.array(z.strictObject({ pid: z.int().check(z.minimum(0), z.maximum(0x1fff)), minBitrate: bitrateLimit, maxBitrate: bitrateLimit })).check(z.maxLength(64)), []),
+  windowSeconds: z._default(z.int().check(z.minimum(1), z.maximum(60), z.describe('bitrates are judged as the mean of this many one-second readings')), 1),
 });
 
 /** A channel as a platform's body gives it; what the relay keeps (state, outputState, error) may come back from a GET and is ignored. */

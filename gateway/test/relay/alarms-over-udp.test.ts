@@ -28,7 +28,7 @@ describe('relay: alarms of a channel fed over UDP, in /api/bitrates and the log'
       channels: [{ channelId: 'eo', name: 'EO', input: `udp://127.0.0.1:${port}`, alarms: { minBitrate: 1_000_000, maxBitrate: 4_000_000, pids: [{ pid: 0x1000, maxBitrate: 100_000_000 }] } }],
     });
     expect(created.status).to.equal(201);
-    expect(created.body.channels[0].alarms).to.deep.equal({ minBitrate: 1_000_000, maxBitrate: 4_000_000, maxSilenceMs: null, pids: [{ pid: 0x1000, minBitrate: null, maxBitrate: 100_000_000 }] });
+    expect(created.body.channels[0].alarms).to.deep.equal({ minBitrate: 1_000_000, maxBitrate: 4_000_000, maxSilenceMs: null, pids: [{ pid: 0x1000, minBitrate: null, maxBitrate: 100_000_000 }], windowSeconds: 1 });
   });
 
   after(() => sender?.stop());

@@ -39,6 +39,17 @@ describe("relay: a channel's alarms (minimum and maximum bitrate, per PID too, a
     ]);
   });
 
+  it('judges the mean of the last windowSeconds readings: one low second among steady ones raises nothing, a lasting drop does', () => {
+    const { alarms, log, at } = alarmsOf({ minBitrate: 1_000_000, windowSeconds: 4 });
+    alarms.reading(0, [], at(0));
+    for (const [second, rate] of [[1, 2_000_000], [2, 2_000_000], [3, 2_000_000], [4, 200_000], [5, 2_000_000]] as const) alarms.reading(rate, [], at(second));
+    expect(alarms.active()).to.deep.equal([]);
+    // 200 k, 200 k, 200 k and 2 M: a mean of 650 kb/s.
+    for (const second of [6, 7, 8]) alarms.reading(200_000, [], at(second));
+    expect(alarms.active().map((a) => [a.kind, a.value])).to.deep.equal([['bitrate-low', 650_000]]);
+    expect(log).to.deep.equal(['alarm: channel eo: alarm: input bitrate (mean of 4 s) below its minimum: 650.0 kb/s (minimum 1.000 Mb/s)']);
+  });
+
   it('judges each PID against its own limits, a PID absent from the second at 0 b/s', () => {
     const { alarms, at } = alarmsOf({ maxBitrate: 10_000_000, pids: [{ pid: 0x100, minBitrate: null, maxBitrate: 1_000_000 }, { pid: 0x102, minBitrate: 10_000, maxBitrate: null }] });
     alarms.reading(0, [], at(1));

@@ -149,5 +149,6 @@ function describeLimits(limits: AlarmLimits): string {
   bounds('input', limits.minBitrate, limits.maxBitrate);
   if (limits.maxSilenceMs !== null) parts.push(`silent over ${formatQuantity(limits.maxSilenceMs / 1000, 's')}`);
   for (const p of limits.pids) bounds(`PID ${hexPid(p.pid)}`, p.minBitrate, p.maxBitrate);
-  return parts.length === 0 ? 'no alarm limits set (the channel’s alarms field)' : `alarms: ${parts.join(', ')}`;
+  if (parts.length === 0) return 'no alarm limits set (the channel’s alarms field)';
+  return `alarms: ${parts.join(', ')}${limits.windowSeconds > 1 ? ` (bitrates as the mean of ${limits.windowSeconds} s)` : ''}`;
 }

@@ -11,6 +11,7 @@ export interface AlarmLimits {
   maxBitrate: number | null;
   maxSilenceMs: number | null;
   pids: Array<{ pid: number; minBitrate: number | null; maxBitrate: number | null }>;
+  windowSeconds: number;
 }
 
 export interface RelayChannel {
