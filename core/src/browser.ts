@@ -8,6 +8,12 @@ export { PTS_HZ, PTS_MODULUS, ptsDelta90kHz, readTimestamp90kHz } from './ts/clo
 export { isVideoStreamType } from './ts/stream-types.js';
 export { VIEWER_LIMIT_CLOSE_CODE } from './stream/stream-messages.js';
 export { frameKlvValues } from './stream/frame-klv-values.js';
+// The KLV framing and decoders (pure, on Uint8Array): the dashboard's packet view lays a packet's items over its bytes.
+export { readKlvTriplet } from './klv/klv-triplet.js';
+export { parseLocalSet } from './klv/local-set.js';
+export { parseUniversalSet } from './klv/universal-set.js';
+export { metadataItemsOfTriplet } from './klv/klv-packet-observer.js';
+export { hexToBytes } from './klv/hex.js';
 export type { KlvItem } from './kernel/observations.js';
 export type {
   FrameKlvValues,

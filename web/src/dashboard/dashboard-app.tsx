@@ -12,6 +12,7 @@ import { parseRoute, routeHash, type DashboardRoute } from './dashboard-route.js
 import type { PageProps } from './page-props.js';
 import { CheckPage } from './pages/check-page.js';
 import { FilesPage } from './pages/files-page.js';
+import { KlvPacketsPage } from './pages/klv-packets-page.js';
 import { LivePage } from './pages/live-page.js';
 import { ReportPage } from './pages/report-page.js';
 import { RulesPage } from './pages/rules-page.js';
@@ -97,7 +98,7 @@ export function DashboardApp() {
     <div class="dashboard">
       <nav class="top-nav">
         <span class="brand">klvscope</span>
-        <a href="#/files" class={route.page === 'files' || route.page === 'report' || route.page === 'check' ? 'active' : ''}>Files</a>
+        <a href="#/files" class={route.page === 'files' || route.page === 'report' || route.page === 'check' || route.page === 'klv' ? 'active' : ''}>Files</a>
         <a href="#/live" class={route.page === 'live' ? 'active' : ''}>Live</a>
         <a href="#/rules" class={route.page === 'rules' ? 'active' : ''}>Rules</a>
         <a href="#/fleet" class={route.page === 'fleet' ? 'active' : ''}>Fleet</a>
@@ -121,6 +122,8 @@ function CurrentPage({ api, route, navigate }: PageProps) {
       return <ReportPage api={api} route={route} navigate={navigate} />;
     case 'check':
       return <CheckPage api={api} route={route} navigate={navigate} />;
+    case 'klv':
+      return <KlvPacketsPage api={api} route={route} navigate={navigate} />;
     case 'live':
       return <LivePage api={api} route={route} navigate={navigate} />;
     case 'rules':

@@ -10,6 +10,7 @@ export type DashboardRoute =
   | { page: 'files' }
   | { page: 'report'; filePath: string }
   | { page: 'check'; filePath: string; checkId: string }
+  | { page: 'klv'; filePath: string }
   | { page: 'live' }
   | { page: 'rules' }
   | { page: 'fleet' };
@@ -21,6 +22,7 @@ export function parseRoute(hash: string): DashboardRoute {
   const checkId = params.get('check');
   if (path === 'report' && filePath !== null) return { page: 'report', filePath };
   if (path === 'check' && filePath !== null && checkId !== null) return { page: 'check', filePath, checkId };
+  if (path === 'klv' && filePath !== null) return { page: 'klv', filePath };
   if (path === 'live') return { page: 'live' };
   if (path === 'rules') return { page: 'rules' };
   if (path === 'fleet') return { page: 'fleet' };
@@ -35,6 +37,8 @@ export function routeHash(route: DashboardRoute): string {
       return `#/report?${new URLSearchParams({ file: route.filePath }).toString()}`;
     case 'check':
       return `#/check?${new URLSearchParams({ file: route.filePath, check: route.checkId }).toString()}`;
+    case 'klv':
+      return `#/klv?${new URLSearchParams({ file: route.filePath }).toString()}`;
     case 'live':
       return '#/live';
     case 'rules':

@@ -65,7 +65,7 @@ function ReportView({ report, filePath, navigate }: { report: FileReport; filePa
       <ProblemKindsPanel report={report} filePath={filePath} />
       <ChecksTable filePath={filePath} checks={report.checks} navigate={navigate} />
       <InventoryPanel inventory={report.inventory} checks={report.checks} />
-      <KlvSummaryPanel klv={report.klv} />
+      <KlvSummaryPanel klv={report.klv} filePath={filePath} />
       <TopViolationsPanel report={report} filePath={filePath} />
     </>
   );
