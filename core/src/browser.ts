@@ -33,3 +33,4 @@ export type { CheckSummary, ValueStatistics, Verdict } from './kernel/check-summ
 export type { Point } from './kernel/check-point.js';
 export type { ReportProblem, ReportProblemKind } from './workflow/report-problems.js';
 export type { CheckStatus } from './kernel/check-run.js';
+export type { ComparedCheckSide, ComparedFigure, ComparedKlvSide, ComparedPidSide, ComparedRow, ReportComparison } from './workflow/report-comparison.js';

@@ -11,6 +11,7 @@ export type DashboardRoute =
   | { page: 'report'; filePath: string }
   | { page: 'check'; filePath: string; checkId: string }
   | { page: 'klv'; filePath: string }
+  | { page: 'compare'; a: string; b: string }
   | { page: 'live' }
   | { page: 'rules' }
   | { page: 'fleet' };
@@ -23,6 +24,7 @@ export function parseRoute(hash: string): DashboardRoute {
   if (path === 'report' && filePath !== null) return { page: 'report', filePath };
   if (path === 'check' && filePath !== null && checkId !== null) return { page: 'check', filePath, checkId };
   if (path === 'klv' && filePath !== null) return { page: 'klv', filePath };
+  if (path === 'compare') return { page: 'compare', a: params.get('a') ?? '', b: params.get('b') ?? '' };
   if (path === 'live') return { page: 'live' };
   if (path === 'rules') return { page: 'rules' };
   if (path === 'fleet') return { page: 'fleet' };
@@ -39,6 +41,8 @@ export function routeHash(route: DashboardRoute): string {
       return `#/check?${new URLSearchParams({ file: route.filePath, check: route.checkId }).toString()}`;
     case 'klv':
       return `#/klv?${new URLSearchParams({ file: route.filePath }).toString()}`;
+    case 'compare':
+      return `#/compare?${new URLSearchParams({ a: route.a, b: route.b }).toString()}`;
     case 'live':
       return '#/live';
     case 'rules':

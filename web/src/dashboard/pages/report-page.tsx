@@ -6,7 +6,7 @@
  * inspect it here, with the same progress bar as the files page.
  */
 import '../report/report.css';
-import type { DashboardRoute } from '../dashboard-route.js';
+import { routeHash, type DashboardRoute } from '../dashboard-route.js';
 import { ErrorNotice } from '../error-notice.js';
 import { useInspectionJob } from '../files/inspection-job.js';
 import { InspectionProgress } from '../files/inspection-progress.js';
@@ -59,7 +59,10 @@ function ReportView({ report, filePath, navigate }: { report: FileReport; filePa
           {failed} of {report.checks.length} checks fail, {warned} warn.
         </p>
         <p class="report-ids">
-          file hash <code>{report.fileHash}</code> · ingest run <code>{report.runId}</code>
+          file hash <code>{report.fileHash}</code> · ingest run <code>{report.runId}</code> ·{' '}
+          <a class="compare-with" href={routeHash({ page: 'compare', a: filePath, b: '' })}>
+            compare with another recording
+          </a>
         </p>
       </section>
       <ProblemKindsPanel report={report} filePath={filePath} />
