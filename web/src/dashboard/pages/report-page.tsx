@@ -15,6 +15,7 @@ import { ChecksTable } from '../report/checks-table.js';
 import { InventoryPanel } from '../report/inventory-panel.js';
 import { KlvSummaryPanel } from '../report/klv-summary-panel.js';
 import { ProblemKindsPanel } from '../report/problem-kinds-panel.js';
+import { PsiTreePanel } from '../report/psi-tree-panel.js';
 import { loadReport, type FileReport } from '../report/report-api.js';
 import { TopViolationsPanel } from '../report/top-violations-panel.js';
 import { useApiData } from '../use-api-data.js';
@@ -68,6 +69,7 @@ function ReportView({ report, filePath, navigate }: { report: FileReport; filePa
       <ProblemKindsPanel report={report} filePath={filePath} />
       <ChecksTable filePath={filePath} checks={report.checks} navigate={navigate} />
       <InventoryPanel inventory={report.inventory} checks={report.checks} />
+      <PsiTreePanel inventory={report.inventory} />
       <KlvSummaryPanel klv={report.klv} filePath={filePath} />
       <TopViolationsPanel report={report} filePath={filePath} />
     </>
