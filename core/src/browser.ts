@@ -14,7 +14,7 @@ export { parseLocalSet } from './klv/local-set.js';
 export { parseUniversalSet } from './klv/universal-set.js';
 export { metadataItemsOfTriplet } from './klv/klv-packet-observer.js';
 export { hexToBytes } from './klv/hex.js';
-export type { KlvItem } from './kernel/observations.js';
+export type { KlvItem, KlvPacketObservation } from './kernel/observations.js';
 export type {
   FrameKlvValues,
   RecorderStateName,

@@ -9,10 +9,10 @@ import type { CheckSummary, ValueStatistics, Verdict } from '../kernel/check-sum
 import type { KlvPidSummary } from '../klv/klv-summary.js';
 import type { Inventory } from '../ts/inventory.js';
 
-/** A report's overall verdict (stage-payloads.ts's OverallVerdict, restated: this file is also the browser's and must not reach Node's crypto). */
+/** A report's overall verdict. Defined here, not in stage-payloads.ts: this file is also the browser's and must not reach Node's crypto. */
 export type OverallVerdict = 'pass' | 'warn' | 'fail';
 
-/** What a comparison reads of a report (a ReportPayload is one). */
+/** What a comparison reads of a report: the part of ReportPayload (stage-payloads.ts) that extends it. */
 export interface ComparableReport {
   fileHash: string;
   path: string;

@@ -1,21 +1,9 @@
 /** A page of an ingest run's raw KLV packets (GET /automation/ingest-runs/{id}/klv/packets, JSON form). */
+import type { KlvPacketObservation } from '@klvscope/core/browser';
 import type { ApiClient } from '../api-client.js';
 
-/** A row of the `klv/packets` dataset. */
-export interface KlvPacketRow {
-  seq: number;
-  offset: number;
-  packetIndex: number;
-  t: number | null;
-  pid: number;
-  klvIndex: number;
-  carriage: 'sync' | 'async' | 'raw';
-  keyHex: string;
-  keyName: string | null;
-  length: number;
-  rawHex: string;
-  pts90kHz: number | null;
-}
+/** A row of the `klv/packets` dataset: the observation with its sequence number, its bytes as hex. */
+export type KlvPacketRow = Omit<KlvPacketObservation, 'kind' | 'raw'> & { seq: number; rawHex: string };
 
 export interface KlvPacketPage {
   total: number;
