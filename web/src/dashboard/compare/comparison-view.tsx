@@ -8,9 +8,9 @@ import type { ComparedFigure, ReportComparison } from '@klvscope/core/browser';
 import { formatBitrate } from '../../shared/bitrate-format.js';
 import { formatQuantity } from '../../shared/quantity-format.js';
 import { routeHash } from '../dashboard-route.js';
-import { pidLabel } from '../report/pid-label.js';
 import { formatWorstValue } from '../report/worst-value.js';
 import { ComparedCells } from './compared-cells.js';
+import { ComparedPidTable } from './compared-pid-table.js';
 
 function FigureRow<T>({ name, figure, show }: { name: string; figure: ComparedFigure<T>; show: (value: T) => string }) {
   return (
@@ -90,59 +90,29 @@ export function ComparisonView({ comparison }: { comparison: ReportComparison })
       </section>
       <section class="panel compare-pids">
         <h2>PIDs</h2>
-        <table class="data">
-          <thead>
-            <tr>
-              <th>PID</th>
-              <th class="number">A type</th>
-              <th class="number">B type</th>
-              <th class="number">A packets</th>
-              <th class="number">B packets</th>
-              <th class="number">A bitrate</th>
-              <th class="number">B bitrate</th>
-              <th class="number">A continuity errors</th>
-              <th class="number">B continuity errors</th>
-            </tr>
-          </thead>
-          <tbody>
-            {comparison.pids.map((row) => (
-              <tr class={`compared-pid ${row.changed ? 'changed' : ''}`} data-pid={row.key}>
-                <td>{pidLabel(row.key)}</td>
-                <ComparedCells a={row.a} b={row.b} show={(side) => side.role} />
-                <ComparedCells a={row.a} b={row.b} show={(side) => count(side.packets)} />
-                <ComparedCells a={row.a} b={row.b} show={(side) => bitrateText(side.bitrate)} />
-                <ComparedCells a={row.a} b={row.b} show={(side) => count(side.continuityErrors)} />
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ComparedPidTable
+          rows={comparison.pids}
+          rowClass="compared-pid"
+          columns={[
+            { name: 'type', show: (side) => side.role },
+            { name: 'packets', show: (side) => count(side.packets) },
+            { name: 'bitrate', show: (side) => bitrateText(side.bitrate) },
+            { name: 'continuity errors', show: (side) => count(side.continuityErrors) },
+          ]}
+        />
         <h2>KLV</h2>
         {comparison.klv.length === 0 ? (
           <p class="empty">Neither file carries KLV.</p>
         ) : (
-          <table class="data">
-            <thead>
-              <tr>
-                <th>PID</th>
-                <th class="number">A carriage</th>
-                <th class="number">B carriage</th>
-                <th class="number">A packets</th>
-                <th class="number">B packets</th>
-                <th class="number">A checksum failures</th>
-                <th class="number">B checksum failures</th>
-              </tr>
-            </thead>
-            <tbody>
-              {comparison.klv.map((row) => (
-                <tr class={`compared-klv ${row.changed ? 'changed' : ''}`} data-pid={row.key}>
-                  <td>{pidLabel(row.key)}</td>
-                  <ComparedCells a={row.a} b={row.b} show={(side) => side.carriage} />
-                  <ComparedCells a={row.a} b={row.b} show={(side) => count(side.packets)} />
-                  <ComparedCells a={row.a} b={row.b} show={(side) => count(side.checksumFailures)} />
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <ComparedPidTable
+            rows={comparison.klv}
+            rowClass="compared-klv"
+            columns={[
+              { name: 'carriage', show: (side) => side.carriage },
+              { name: 'packets', show: (side) => count(side.packets) },
+              { name: 'checksum failures', show: (side) => count(side.checksumFailures) },
+            ]}
+          />
         )}
       </section>
     </>
