@@ -1,0 +1,60 @@
+/**
+ * The check page's keyboard in headless Chromium, against a real inspection
+ * service: n and p (and ] and [) walk the violations in time, selecting each
+ * as a click would (the cursor moves to it), ? shows the keys and Escape
+ * hides them; a recording with three PCR gaps.
+ */
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { saveScreenshot } from '../../test-support/chromium.js';
+import type { CheckViewProbe } from '../src/dashboard/check-view/check-view-probe.js';
+import { CHECK_SHORTCUTS } from '../src/dashboard/check-view/check-shortcut-keys.js';
+import { openSignedIn } from './dashboard-page-driver.js';
+import { dashboardSuite } from './dashboard-suite.js';
+
+interface Detail {
+  points: Array<{ t: number | null; violation: boolean }>;
+}
+
+const probeOf = async (page: Page) => (await page.evaluate<CheckViewProbe | undefined>('window.klvscopeCheckView')) as CheckViewProbe;
+const selectedTime = async (page: Page) => Number(await page.getAttribute('.violation-list tr.selected', 'data-t'));
+
+describe('the dashboard check page keyboard (headless Chromium)', function () {
+  this.timeout(120_000);
+  let gaps = '';
+  const suite = dashboardSuite(
+    (recordings) => {
+      gaps = recordings.write('three-pcr-gaps.ts', { durationSeconds: 6, bitrate: 1_500_000, seed: 4, faults: ['pcr-gap@1.5', 'pcr-gap@3', 'pcr-gap@4.5'] }).path;
+    },
+    { width: 1440, height: 1000 },
+  );
+
+  it('walks the violations with n, p, ] and [, and shows the keys with ?', async () => {
+    const detail = await suite.service.api<Detail>('GET', `/analysis/file/mpegts-pcr-intervals?filePath=${encodeURIComponent(gaps)}&limit=100000`);
+    const times = detail.points.filter((point) => point.violation).map((point) => point.t as number);
+    expect(times).to.have.length(3);
+    const page = await openSignedIn(suite.session, suite.service, `#/check?${new URLSearchParams({ file: gaps, check: 'mpegts-pcr-intervals' }).toString()}`);
+    await page.waitForSelector('.violation-list tr[data-row]', { timeout: 30_000 });
+    // Keys go to the page, not to a field.
+    await page.click('.check-summary');
+    const walked: number[] = [];
+    for (const key of ['n', 'n', 'n', 'n', 'p', '[', ']']) {
+      await page.keyboard.press(key);
+      walked.push(await selectedTime(page));
+    }
+    // Past the last violation n stays there; p and [ go back, ] forward.
+    expect(walked).to.deep.equal([times[0], times[1], times[2], times[2], times[1], times[0], times[1]]);
+    expect((await probeOf(page)).cursorTimeS).to.equal(times[1]);
+
+    expect(await page.$('.shortcut-help')).to.equal(null);
+    await page.keyboard.press('?');
+    await page.waitForSelector('.shortcut-help');
+    expect((await page.locator('.shortcut-help tr.shortcut').allTextContents()).length).to.equal(CHECK_SHORTCUTS.length);
+    await saveScreenshot(page, 'dashboard-check-keys-1440');
+    await page.setViewportSize({ width: 1024, height: 900 });
+    await saveScreenshot(page, 'dashboard-check-keys-1024');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('.shortcut-help', { state: 'detached' });
+    await page.close();
+  });
+});
