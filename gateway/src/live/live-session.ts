@@ -37,9 +37,6 @@ import { PidRateMeter } from './pid-rate-meter.js';
 /** Silence after which the session passes on what it holds waiting for more bytes (docs/live.md). */
 export const IDLE_FLUSH_MS = 200;
 
-/** Work on queued chunks after which the session lets the event loop turn (docs/live.md). */
-const YIELD_AFTER_MS = 10;
-
 /** How often the session publishes its statistics. */
 const STATISTICS_INTERVAL_MS = 1_000;
 
@@ -185,19 +182,8 @@ export class LiveSession {
   }
 
   private async run(): Promise<void> {
-    let busySince = performance.now();
-    let lastDone = busySince;
     try {
       for await (const chunk of this.source) {
-        // Chunks queued in the source come one after another without a turn of the event loop: after
-        // YIELD_AFTER_MS of such work, give one, so that what the findings are for (the live channel's
-        // sockets, a probe's writes) is not held up behind a backlog.
-        const now = performance.now();
-        if (now - lastDone > 1) busySince = now;
-        else if (now - busySince > YIELD_AFTER_MS) {
-          await new Promise((resolve) => setImmediate(resolve));
-          busySince = performance.now();
-        }
         this.arrival = chunk.receivedAt;
         this.coalescer.closePast(chunk.receivedAt);
         if (this.statusValue !== 'receiving') this.setStatus('receiving');
@@ -205,7 +191,6 @@ export class LiveSession {
         this.demuxer.push(chunk.bytes);
         this.checkSession.throwIfSinkFailed();
         this.idleTimer.refresh();
-        lastDone = performance.now();
       }
       this.arrival = null;
       this.demuxer.end();
