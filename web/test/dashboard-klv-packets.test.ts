@@ -115,6 +115,9 @@ describe('the dashboard KLV packets page (headless Chromium)', function () {
     await page.waitForSelector('.klv-packets[data-offset="0"][data-state="loaded"]');
     await page.waitForSelector(`.klv-packet-detail[data-klv-index="${packets[49].klvIndex}"]`);
     expect(await page.getAttribute('tr.klv-packet.chosen', 'data-klv-index')).to.equal(String(packets[49].klvIndex));
+    // A held key: three k before the page renders go three packets back.
+    await page.evaluate(`for (let i = 0; i < 3; i += 1) document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'k', bubbles: true }))`);
+    await page.waitForSelector(`.klv-packet-detail[data-klv-index="${packets[46].klvIndex}"]`, { timeout: 5_000 });
     await page.close();
   });
 

@@ -5,7 +5,7 @@
  * them. Keys typed into a field, or with a modifier, are the field's or the
  * browser's.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { CHECK_SHORTCUTS, steppedViolation } from './check-shortcut-keys.js';
 
 function isTyping(target: EventTarget | null): boolean {
@@ -15,13 +15,20 @@ function isTyping(target: EventTarget | null): boolean {
 /** Listens for the keys while the page is shown; whether the help is open. */
 export function useCheckShortcuts(violationRows: Int32Array, selectedRow: number | null, select: (row: number) => void): { helpOpen: boolean; closeHelp: () => void } {
   const [helpOpen, setHelpOpen] = useState(false);
+  // Keys can come faster than the page renders (a held key repeats): each
+  // step goes from the row the previous one selected, not from the last render's.
+  const latestRow = useRef(selectedRow);
+  latestRow.current = selectedRow;
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (isTyping(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;
       const step = event.key === 'n' || event.key === ']' ? 1 : event.key === 'p' || event.key === '[' ? -1 : 0;
       if (step !== 0) {
-        const row = steppedViolation(violationRows, selectedRow, step);
-        if (row !== null) select(row);
+        const row = steppedViolation(violationRows, latestRow.current, step);
+        if (row !== null) {
+          latestRow.current = row;
+          select(row);
+        }
       } else if (event.key === ' ' && !(event.target instanceof HTMLButtonElement) && !(event.target instanceof HTMLTableRowElement)) {
         const video = document.querySelector<HTMLVideoElement>('video.recording-video');
         if (video === null) return;
@@ -34,7 +41,7 @@ export function useCheckShortcuts(violationRows: Int32Array, selectedRow: number
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [violationRows, selectedRow, select]);
+  }, [violationRows, select]);
   return { helpOpen, closeHelp: () => setHelpOpen(false) };
 }
 

@@ -7,7 +7,7 @@
  * datasets whole.
  */
 import '../klv/klv-packets.css';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { DatasetExportButtons } from '../dataset-download.js';
 import { routeHash, type DashboardRoute } from '../dashboard-route.js';
 import { ErrorNotice } from '../error-notice.js';
@@ -57,9 +57,15 @@ function KlvPacketBrowser({ api, runId }: { api: PageProps['api']; runId: string
     setOffset(nextOffset);
     setChosen(nextChosen);
   };
+  // A held key repeats faster than the page renders: each step goes from the previous one's row.
+  const latestIndex = useRef(index);
+  latestIndex.current = index;
   const step = (by: 1 | -1) => {
-    const next = index + by;
-    if (next >= 0 && next < rows.length) setChosen(next);
+    const next = latestIndex.current + by;
+    if (next >= 0 && next < rows.length) {
+      latestIndex.current = next;
+      setChosen(next);
+    }
     else if (by > 0 && offset + rows.length < total) goTo(offset + KLV_PACKETS_PER_PAGE, 0);
     else if (by < 0 && offset > 0) goTo(Math.max(0, offset - KLV_PACKETS_PER_PAGE), -1);
   };
