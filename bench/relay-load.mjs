@@ -11,10 +11,14 @@
 // p99 under 2 ms), beside the baseline: the same measurement for a 9th stream sent straight to a
 // socket of this process, so what the relay adds is the difference. Send and receipt are both in
 // this process: the figures include its own delays, the baseline shows how much.
+//
+// Since issue 32 each channel runs with alarms on (a minimum, a maximum and a maximum silence for
+// the input and for its PID) and the per-PID accounting (packets and continuity errors), and a
+// console's feed (GET /api/events) is followed for the whole run: its bytes a second are printed.
 import { spawn, spawnSync } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +32,8 @@ const WARMUP_MS = 2000;
 const DATAGRAM_BYTES = 7 * 188;
 const INSIDE = 'KLVSCOPE_BENCH_PRIVATE_NETWORK';
 const KEY = 'bench-relay-key-0123456789abcdef';
+/** RELAY_ALARMS=0: the run without alarm limits and without a console's feed, to compare with on the same machine. */
+const ALARMS = process.env.RELAY_ALARMS !== '0';
 
 if (process.env[INSIDE] !== '1') {
   const setup = 'ip link set lo up && ip route add 224.0.0.0/4 dev lo && exec "$@"';
@@ -79,9 +85,25 @@ try {
   await call('POST', '/platforms', {
     id: 'bench',
     name: 'bench',
-    channels: relayed.map((s, i) => ({ channelId: `ch${i + 1}`, name: `channel ${i + 1}`, input: `udp://${groups[i].host}:${groups[i].port}?interface=127.0.0.1`, outputs: [`udp://127.0.0.1:${s.port}`] })),
+    channels: relayed.map((s, i) => ({
+      channelId: `ch${i + 1}`,
+      name: `channel ${i + 1}`,
+      input: `udp://${groups[i].host}:${groups[i].port}?interface=127.0.0.1`,
+      outputs: [`udp://127.0.0.1:${s.port}`],
+      // Limits the stream meets: judged every second, none raised (an alarm raised would be reported below).
+      alarms: ALARMS ? { minBitrate: BITRATE * 0.5, maxBitrate: BITRATE * 1.5, maxSilenceMs: 2000, pids: [{ pid: 0x100, minBitrate: BITRATE * 0.5, maxBitrate: BITRATE * 1.5 }] } : {},
+    })),
   });
   await call('POST', '/platforms/bench/command?command=start');
+  // A console follows the feed for the whole run.
+  const feed = new AbortController();
+  let feedBytes = 0;
+  const feedStartedAt = performance.now();
+  const feedDone = (ALARMS ? fetch(`${base}/events`, { signal: feed.signal }) : Promise.resolve({ body: [] }))
+    .then(async (response) => {
+      for await (const chunk of response.body) feedBytes += chunk.length;
+    })
+    .catch(() => undefined);
 
   // The sender runs in a process of its own, so that sending and receiving do not delay each other.
   const targets = streams.map((s) => (s === baseline ? { host: '127.0.0.1', port: baseline.port } : groups[s.index]));
@@ -98,6 +120,7 @@ try {
   const cpuStartedAt = performance.now();
   await new Promise((resolve) => setTimeout(resolve, (SECONDS * 1000) / 2));
   const [readings] = await call('GET', '/bitrates?channelId=ch1');
+  const alarmsRaised = (await call('GET', '/logMessages?type=alarm&_limit=1000')).length;
   const { sent: sentCounts, sendErrors } = await senderOutput;
   relayed.forEach((s, i) => (s.sent = sentCounts[i]));
   baseline.sent = sentCounts[CHANNELS];
@@ -111,7 +134,7 @@ try {
   const direct = baseline.latencies.sort((a, b) => a - b);
   const q = (list, p) => list[Math.min(list.length - 1, Math.floor(p * list.length))];
   const ms = (v) => `${v.toFixed(3)} ms`;
-  console.log(`bench:relay: ${CHANNELS} channels x ${(BITRATE / 1e6).toFixed(0)} Mb/s for ${SECONDS} s (after ${WARMUP_MS / 1000} s warm-up), datagrams of ${DATAGRAM_BYTES} bytes`);
+  console.log(`bench:relay: ${CHANNELS} channels x ${(BITRATE / 1e6).toFixed(0)} Mb/s for ${SECONDS} s (after ${WARMUP_MS / 1000} s warm-up), datagrams of ${DATAGRAM_BYTES} bytes, alarms and a console's feed ${ALARMS ? 'on' : 'off'}; load average ${loadavg()[0].toFixed(1)}`);
   console.log(`  datagrams sent     ${sent} (${sendErrors} refused by the sender's system)`);
   console.log(`  datagrams lost     ${lost}  (target 0)`);
   console.log(`  relay CPU          ${(cpu * 100).toFixed(1)} % of a core  (target < 40 %)`);
@@ -119,7 +142,10 @@ try {
   console.log(`  latency relayed    p50 ${ms(q(all, 0.5))}  p99 ${ms(q(all, 0.99))}  p99.9 ${ms(q(all, 0.999))}  max ${ms(all.at(-1))}  (${all.length} datagrams)`);
   console.log(`  latency baseline   p50 ${ms(q(direct, 0.5))}  p99 ${ms(q(direct, 0.99))}  p99.9 ${ms(q(direct, 0.999))}  max ${ms(direct.at(-1))}  (straight to a socket, no relay)`);
   console.log(`  relay adds         p50 ${ms(q(all, 0.5) - q(direct, 0.5))}  p99 ${ms(q(all, 0.99) - q(direct, 0.99))}  (target p99 < 2 ms)`);
-  console.log(`  channel 1 reading  mid-run: input ${(readings.inputBitrate / 1e6).toFixed(2)} Mb/s, output ${(readings.outputBitrate / 1e6).toFixed(2)} Mb/s`);
+  console.log(`  channel 1 reading  mid-run: input ${(readings.inputBitrate / 1e6).toFixed(2)} Mb/s, output ${(readings.outputBitrate / 1e6).toFixed(2)} Mb/s, ${readings.pids.length} PID(s), alarms raised by mid-run ${alarmsRaised}`);
+  feed.abort();
+  await feedDone;
+  if (ALARMS) console.log(`  console feed       ${Math.round((feedBytes * 1000) / (performance.now() - feedStartedAt))} bytes a second (GET /api/events, ${CHANNELS} channels relaying)`);
   for (const s of streams) s.socket.close();
 } finally {
   relay.kill('SIGTERM');

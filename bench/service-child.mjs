@@ -11,11 +11,11 @@ const KLVSCOPE = join(dirname(fileURLToPath(import.meta.url)), '..', 'gateway', 
 
 /**
  * Starts the service and waits for its URL. `stderr` is where its log goes ('ignore' keeps
- * its licence notice out of a report). `call(method, path, body)` answers the parsed JSON of
+ * its licence notice out of a report); `args` are more options of `serve` (`--catalog URL`). `call(method, path, body)` answers the parsed JSON of
  * a 2xx response and throws on any other; `stop()` ends the service with SIGTERM.
  */
-export async function startService(dataDir, { stderr = 'ignore' } = {}) {
-  const server = spawn(process.execPath, ['--v8-pool-size=0', KLVSCOPE, 'serve', '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', stderr] });
+export async function startService(dataDir, { stderr = 'ignore', args = [] } = {}) {
+  const server = spawn(process.execPath, ['--v8-pool-size=0', KLVSCOPE, 'serve', '--data-dir', dataDir, '--port', '0', ...args], { stdio: ['ignore', 'pipe', stderr] });
   const exited = new Promise((resolve) => server.once('exit', resolve));
   const base = await baseUrlOf(server);
   const key = readFileSync(join(dataDir, 'api-key'), 'utf8').trim();

@@ -22,7 +22,7 @@ export interface NamespacedHost {
  * it and its loopback up, and then execs the command (the pid stays the
  * host's, so a signal to it reaches the command).
  */
-export function startNamespacedHost(index: number, command: string, args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): NamespacedHost {
+export function startNamespacedHost(index: number, command: string, args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; multicast?: boolean } = {}): NamespacedHost {
   const inside = `h${index}`;
   const outside = `v${index}`;
   const address = `10.77.${index}.2`;
@@ -32,6 +32,8 @@ export function startNamespacedHost(index: number, command: string, args: readon
     'ip link set lo up',
     `ip addr add ${address}/24 dev ${inside}`,
     `ip link set ${inside} up`,
+    // Feeds of the host's own network: its multicast groups go over its loopback, and never leave it.
+    ...(options.multicast ? ['ip route add 224.0.0.0/4 dev lo'] : []),
     'exec "$@"',
   ].join(' && ');
   const child = spawn('unshare', ['--net', 'sh', '-c', setup, 'sh', command, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: options.env, cwd: options.cwd });
@@ -51,4 +53,9 @@ export function removeHostLink(index: number): void {
   } catch {
     // Already gone with its namespace.
   }
+}
+
+/** Starts `command args…` inside host `host`'s network namespace (nsenter; needs root): another process of the same machine. */
+export function startInHost(host: NamespacedHost, command: string, args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): ChildProcess {
+  return spawn('nsenter', [`--net=/proc/${host.process.pid}/ns/net`, command, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: options.env, cwd: options.cwd });
 }

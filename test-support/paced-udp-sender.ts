@@ -46,3 +46,30 @@ export async function sendPaced(bytes: Uint8Array, port: number, bitsPerSecond: 
   }
   return { sentAt: (packetIndex) => sentAt[Math.floor(packetIndex / PACKETS_PER_DATAGRAM)] };
 }
+
+/**
+ * Sends a transport stream to 127.0.0.1 (or `host`: a multicast group inside
+ * a private network namespace) in 7-packet datagrams at a constant bit rate,
+ * from its start again at its end (as an operator's looping sender does),
+ * until stopped.
+ */
+export function sendPacedLoop(bytes: Uint8Array, port: number, bitsPerSecond: number, host = '127.0.0.1'): { stop(): void } {
+  const datagramBytes = PACKETS_PER_DATAGRAM * TS_PACKET_BYTES;
+  const datagrams = Math.floor(bytes.length / datagramBytes);
+  const socket = createSocket('udp4');
+  const start = performance.now();
+  let sent = 0;
+  const timer = setInterval(() => {
+    const due = Math.floor((((performance.now() - start) / 1000) * bitsPerSecond) / 8 / datagramBytes);
+    for (; sent < due; sent++) {
+      const at = (sent % datagrams) * datagramBytes;
+      socket.send(bytes.subarray(at, at + datagramBytes), port, host);
+    }
+  }, TICK_MS);
+  return {
+    stop() {
+      clearInterval(timer);
+      socket.close();
+    },
+  };
+}

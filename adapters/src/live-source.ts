@@ -50,6 +50,8 @@ export interface LiveSourceStats {
   rtp: boolean;
   /** receivedAt of the last chunk, or null before the first. */
   lastChunkAt: number | null;
+  /** UDP only: `ADDRESS:PORT` of the last datagram's sender (a multicast group's source, say), or null before the first. */
+  sender?: string | null;
   /** UDP only: the kernel receive buffer granted (`getRecvBufferSize()`; Linux counts its overhead, so twice what was set), which may be less than asked (net.core.rmem_max). */
   receiveBufferBytes?: number;
 }

@@ -6,12 +6,21 @@
  * counter out of sequence on every PID (2.4.3.3), PTS going back, and the
  * KLV time stamps (MISB ST 0601 item 2) going back.
  *
- * Each later pass is shifted in time by the length of the pass before it
- * (first PCR to last PCR, plus the last PCR interval, so the PCR after the
- * wrap comes one regular interval after the last), applied to every PCR,
- * PTS and DTS; each PID's continuity counter carries on from the last packet
- * sent; and the ST 0601 time stamp of a KLV packet moves by the same time,
- * its checksum (item 1) made again. The first pass goes out untouched.
+ * Each later pass is shifted in time by the length of the pass before it,
+ * applied to every PCR, PTS and DTS; each PID's continuity counter carries
+ * on from the last packet sent; and the ST 0601 time stamp of a KLV packet
+ * moves by the same time, its checksum (item 1) made again. The first pass
+ * goes out untouched. One implementation for `klvscope replay --loop` and
+ * the streaming module's looped file source (paced-ts-source.ts).
+ *
+ * A pass lasts from its first frame's decoding time to one frame after its
+ * last (the PES of the PCR PID: DTS, else PTS), which is what a player
+ * counts; only a stream whose PCR PID has no time-stamped PES falls back to
+ * first PCR to last PCR plus the last PCR interval. The PCR measure is
+ * wrong whenever the PCR is not on every frame: ffmpeg puts one on every
+ * other frame of a 25 fps clip (80 ms apart), so a 25-frame pass spans
+ * 960 ms of PCR plus an 80 ms last interval, 1,040 ms, where its frames
+ * last 1,000 ms; every wrap then left a 40 ms hole in the PTS (docs/streaming.md).
  */
 import { pcrDelta27MHz, readPcr27MHz, readTimestamp90kHz, writePcr, writeTimestamp, PCR_MODULUS, PTS_MODULUS, NULL_PID, TS_PACKET_SIZE, type PacketLayout } from '@klvscope/core';
 import { shiftSt0601Timestamps, type PayloadRange } from './st0601-time-shift.js';
@@ -29,6 +38,10 @@ export class LoopContinuity {
   private firstPcr27MHz = NaN;
   private lastPcr27MHz = NaN;
   private lastStep27MHz = NaN;
+  /** The decoding times (DTS, else PTS) of the PCR PID's PES in this pass as read from the file: first, last, and the step before the last (a frame). */
+  private firstDts90kHz = NaN;
+  private lastDts90kHz = NaN;
+  private lastDtsStep90kHz = NaN;
   /** The continuity counter of the last packet with payload sent per PID (-1: none yet). */
   private readonly lastCounter = new Int8Array(PID_COUNT).fill(-1);
   /** Added to each PID's counter in this pass; set by the PID's first packet with payload in the pass. */
@@ -59,15 +72,31 @@ export class LoopContinuity {
 
   /** The file starts again: the next pass comes one pass length later. */
   startPass(): void {
-    if (!Number.isNaN(this.firstPcr27MHz) && !Number.isNaN(this.lastPcr27MHz)) {
-      const length27MHz = pcrDelta27MHz(this.firstPcr27MHz, this.lastPcr27MHz) + (Number.isNaN(this.lastStep27MHz) ? 0 : this.lastStep27MHz);
-      this.shift27MHz = Math.round((this.shift27MHz + length27MHz) / 300) * 300;
-    }
+    const length27MHz = this.passLength27MHz();
+    if (length27MHz !== null) this.shift27MHz = Math.round((this.shift27MHz + length27MHz) / 300) * 300;
     this.endPass();
     this.pass++;
     this.firstPcr27MHz = NaN;
     this.lastPcr27MHz = NaN;
+    this.firstDts90kHz = NaN;
+    this.lastDts90kHz = NaN;
+    this.lastDtsStep90kHz = NaN;
     this.counterShiftSet.fill(0);
+  }
+
+  /** The pass just read: by its frames when the PCR PID's PES carry time stamps, else by its PCRs; null without either. */
+  private passLength27MHz(): number | null {
+    if (!Number.isNaN(this.lastDtsStep90kHz) && this.lastDtsStep90kHz > 0) {
+      return (((this.lastDts90kHz - this.firstDts90kHz + PTS_MODULUS) % PTS_MODULUS) + this.lastDtsStep90kHz) * 300;
+    }
+    if (Number.isNaN(this.firstPcr27MHz) || Number.isNaN(this.lastPcr27MHz)) return null;
+    return pcrDelta27MHz(this.firstPcr27MHz, this.lastPcr27MHz) + (Number.isNaN(this.lastStep27MHz) ? 0 : this.lastStep27MHz);
+  }
+
+  private decodingTime(dts90kHz: number): void {
+    if (Number.isNaN(this.firstDts90kHz)) this.firstDts90kHz = dts90kHz;
+    else this.lastDtsStep90kHz = (dts90kHz - this.lastDts90kHz + PTS_MODULUS) % PTS_MODULUS;
+    this.lastDts90kHz = dts90kHz;
   }
 
   /** Rewrites the 188-byte packet at `pos` in place (the packets of the first pass stay as they are). */
@@ -85,10 +114,10 @@ export class LoopContinuity {
       payloadAt = pos + 5 + length;
     }
     if (hasPayload) this.counter(bytes, pos, pid);
-    if (this.pass === 0 || !hasPayload || payloadAt >= pos + TS_PACKET_SIZE) return;
+    if (!hasPayload || payloadAt >= pos + TS_PACKET_SIZE) return;
     const unitStart = (bytes[pos + 1] & 0x40) !== 0;
     if (unitStart) this.pesStart(bytes, payloadAt, pos + TS_PACKET_SIZE, pid);
-    else this.klvPes.get(pid)?.add(bytes, payloadAt, pos + TS_PACKET_SIZE);
+    else if (this.pass > 0) this.klvPes.get(pid)?.add(bytes, payloadAt, pos + TS_PACKET_SIZE);
   }
 
   private pcr(bytes: Uint8Array, at: number, pid: number): void {
@@ -115,13 +144,15 @@ export class LoopContinuity {
     this.lastCounter[pid] = bytes[pos + 3] & 0x0f;
   }
 
-  /** A PES starts: its PTS and DTS shifted (2.4.3.7), and its payload followed if it carries KLV. */
+  /** A PES starts: its decoding time measured (the PCR PID's), its PTS and DTS shifted (2.4.3.7), and its payload followed if it carries KLV. */
   private pesStart(bytes: Uint8Array, at: number, end: number, pid: number): void {
     this.klvPes.get(pid)?.end();
     if (end - at < 9 || bytes[at] !== 0 || bytes[at + 1] !== 0 || bytes[at + 2] !== 1) return;
     const streamId = bytes[at + 3];
     if (!hasPesHeaderFields(streamId)) return;
     const flags = bytes[at + 7] >>> 6;
+    if (pid === this.pcrPid && flags >= 2 && end - at >= 19) this.decodingTime(readTimestamp90kHz(bytes, flags === 3 ? at + 14 : at + 9));
+    if (this.pass === 0) return;
     const shift90kHz = this.shift27MHz / 300;
     if (flags >= 2 && end - at >= 14) writeTimestamp(bytes, at + 9, bytes[at + 9] >>> 4, (readTimestamp90kHz(bytes, at + 9) + shift90kHz) % PTS_MODULUS);
     if (flags === 3 && end - at >= 19) writeTimestamp(bytes, at + 14, bytes[at + 14] >>> 4, (readTimestamp90kHz(bytes, at + 14) + shift90kHz) % PTS_MODULUS);

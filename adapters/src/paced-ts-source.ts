@@ -13,7 +13,6 @@ import { AdapterError } from './adapter-error.js';
 import { epochNow } from './epoch-clock.js';
 import { fileSize, readFileChunks } from './file.js';
 import type { LiveChunk, LiveSource, LiveSourceEvent, LiveSourceStats } from './live-source.js';
-import { continuousLoop } from './loop-timeline.js';
 import { packetLayoutOf, Replay, type DatagramOutput, type PacketInput } from './replay.js';
 
 /** Seven packets a chunk, as a UDP datagram of a live feed carries them. */
@@ -36,8 +35,8 @@ export async function openFileSource(url: string): Promise<LiveSource> {
   }
   const totalBytes = await fileSize(path);
   const layout = await packetLayoutOf(path, totalBytes);
-  // Each pass follows on from the one before (loop-timeline.ts): a player or transcoder sees one stream that never goes back in time.
-  return openPacedTsSource(url, continuousLoop({ name: path, totalBytes, layout, chunks: (signal) => readFileChunks(path, { signal }) }), { loop: true });
+  // Each pass follows on from the one before, as replay --loop's do (loop-continuity.ts): a player or transcoder sees one stream that never goes back in time, KLV time included.
+  return openPacedTsSource(url, { name: path, totalBytes, layout, chunks: (signal) => readFileChunks(path, { signal }) }, { loop: true });
 }
 
 /** A live source over any packet input (one pass of it per loop). The pacing starts at once; a replay error (no PCR) ends the iteration with that error. */
@@ -70,8 +69,8 @@ class PacedTsSource implements LiveSource, DatagramOutput {
     input: PacketInput,
     options: PacedTsSourceOptions,
   ) {
-    // The streaming module's file source handles its own restarts (its viewers, its transcoder): passes as the file is.
-    const replay = new Replay(input, this, { speed: 1, loop: options.loop ?? false, continuous: false, signal: this.abort.signal, packetsPerDatagram: PACKETS_PER_CHUNK });
+    // A looped input is made continuous by the replay (loop-continuity.ts), as replay --loop is.
+    const replay = new Replay(input, this, { speed: 1, loop: options.loop ?? false, signal: this.abort.signal, packetsPerDatagram: PACKETS_PER_CHUNK });
     this.finished = replay.run().then(
       () => this.end(null),
       (error: unknown) => this.end(error),

@@ -16,7 +16,7 @@
  * created once per source. Measured at 100 Mb/s (9 500 datagrams/s of 1316
  * bytes) on a 2-core VM: 6-8 % of a core, no loss.
  */
-import { createSocket, type Socket } from 'node:dgram';
+import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import type { AdapterError } from './adapter-error.js';
 import { epochNow } from './epoch-clock.js';
 import type { LiveChunk, LiveSource, LiveSourceEvent, LiveSourceEventKind, LiveSourceStats } from './live-source.js';
@@ -111,6 +111,9 @@ class UdpLiveSource implements UdpSource {
   private rtpGaps = 0;
   private socketDrops = 0;
   private receiveBufferBytes = 0;
+  // The last sender, kept as given (no string made per datagram).
+  private senderAddress: string | null = null;
+  private senderPort = 0;
   // RTP: null while rtp=auto has not decided.
   private rtp: boolean | null;
   private rtpPayloadType = -1;
@@ -227,6 +230,7 @@ class UdpLiveSource implements UdpSource {
       noiseBytes: 0,
       rtp: this.rtp === true,
       lastChunkAt: this.lastChunkAt,
+      sender: this.senderAddress === null ? null : `${this.senderAddress}:${this.senderPort}`,
       receiveBufferBytes: this.receiveBufferBytes,
     };
   }
@@ -296,11 +300,13 @@ class UdpLiveSource implements UdpSource {
   }
 
   /** The 'message' handler: the hot path. */
-  private readonly receive = (datagram: Buffer): void => {
+  private readonly receive = (datagram: Buffer, from: RemoteInfo): void => {
     const receivedAt = epochNow();
     if (this.closed) return;
     this.chunks++;
     this.lastChunkAt = receivedAt;
+    this.senderAddress = from.address;
+    this.senderPort = from.port;
     const bytes = this.rtp === false ? datagram : this.unwrap(datagram, receivedAt);
     if (bytes.length === 0) return;
     if (this.waiting !== null) {

@@ -8,7 +8,13 @@ export { PTS_HZ, PTS_MODULUS, ptsDelta90kHz, readTimestamp90kHz } from './ts/clo
 export { isVideoStreamType } from './ts/stream-types.js';
 export { VIEWER_LIMIT_CLOSE_CODE } from './stream/stream-messages.js';
 export { frameKlvValues } from './stream/frame-klv-values.js';
-export type { KlvItem } from './kernel/observations.js';
+// The KLV framing and decoders (pure, on Uint8Array): the dashboard's packet view lays a packet's items over its bytes.
+export { readKlvTriplet } from './klv/klv-triplet.js';
+export { parseLocalSet } from './klv/local-set.js';
+export { parseUniversalSet } from './klv/universal-set.js';
+export { metadataItemsOfTriplet } from './klv/klv-packet-observer.js';
+export { hexToBytes } from './klv/hex.js';
+export type { KlvItem, KlvPacketObservation } from './kernel/observations.js';
 export type {
   FrameKlvValues,
   RecorderStateName,
@@ -27,3 +33,4 @@ export type { CheckSummary, ValueStatistics, Verdict } from './kernel/check-summ
 export type { Point } from './kernel/check-point.js';
 export type { ReportProblem, ReportProblemKind } from './workflow/report-problems.js';
 export type { CheckStatus } from './kernel/check-run.js';
+export type { ComparedCheckSide, ComparedFigure, ComparedKlvSide, ComparedPidSide, ComparedRow, ReportComparison } from './workflow/report-comparison.js';

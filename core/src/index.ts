@@ -1,6 +1,6 @@
 export * from './kernel/observations.js';
 export { crc32Mpeg2 } from './ts/crc32.js';
-export { isVideoStreamType, streamTypeName } from './ts/stream-types.js';
+export { isAudioStreamType, isVideoStreamType, streamTypeName } from './ts/stream-types.js';
 export { TS_ERROR_TYPES } from './ts/ts-error-catalog.js';
 export { TsDemuxer, type DemuxerOptions } from './ts/demuxer.js';
 export { videoCodecOf, videoResolutionOf, type VideoCodec, type VideoResolution } from './ts/video-resolution.js';

@@ -39,10 +39,11 @@ export const klvUniversalKeyErrors = defineCheck({
         if (obs.keyName === ST0601_KEY_NAME) st0601++;
       },
       'klv-error'(obs) {
-        if (obs.type !== 'klv-unknown-key') return;
+        if (obs.type !== 'klv-unknown-key' && obs.type !== 'klv-legacy-set' && obs.type !== 'klv-undecoded-set') return;
         // The packet's own key comes with its hex in the details; an item key inside a universal set does not.
         const packetKey = typeof obs.details?.keyHex === 'string';
-        const isLegacy = obs.details?.keyName === EG0104_KEY_NAME;
+        // Runs stored before klvscope named these sets carry them as klv-unknown-key: EG 0104 by its key name, the others at info.
+        const isLegacy = obs.type === 'klv-legacy-set' || obs.details?.keyName === EG0104_KEY_NAME;
         let type: string;
         if (!packetKey) {
           type = 'unknown-item-key';
@@ -50,7 +51,7 @@ export const klvUniversalKeyErrors = defineCheck({
         } else if (isLegacy) {
           type = 'legacy-eg0104-key';
           legacy++;
-        } else if (obs.severity === 'info') {
+        } else if (obs.type === 'klv-undecoded-set' || obs.severity === 'info') {
           type = 'other-misb-key';
           otherMisb++;
         } else {

@@ -32,6 +32,20 @@ describe('klv-universal-key-errors', function () {
       );
     });
 
+    it('rates a run stored before the sets were named (EG 0104 and ST 0102 as klv-unknown-key) as it rates a new one', async () => {
+      const named = handMadeKlv([
+        { packetIndex: 300, bytes: tripletBytes('eg0104-predator-uav-basic-us') },
+        { packetIndex: 400, bytes: tripletBytes('st0102-security-ls', Uint8Array.of(22, 1, 17)) },
+      ]);
+      const stored = named.map((o) => (o.kind === 'klv-error' && o.details?.keyHex !== undefined ? { ...o, type: 'klv-unknown-key' as const } : o));
+      const pointsOf = async (observations: typeof named) => (await runOnObservations(check, observations)).result.points.map((p) => [p.packetIndex, p.type, p.severity, p.violation]);
+      expect(await pointsOf(stored)).to.deep.equal(await pointsOf(named));
+      expect(await pointsOf(named)).to.deep.equal([
+        [300, 'legacy-eg0104-key', 'warning', true],
+        [400, 'other-misb-key', 'info', false],
+      ]);
+    });
+
     it('sums a file of EG 0104 packets up in one warning sentence', async () => {
       const packets = Array.from({ length: 300 }, (_, k) => ({ packetIndex: k * 10, bytes: tripletBytes('eg0104-predator-uav-basic-us') }));
       const { result } = await runOnObservations(check, handMadeKlv(packets));

@@ -6,7 +6,7 @@
  * interface returns. Screenshots go to test-artifacts/.
  */
 import { expect } from 'chai';
-import { createSocket, type Socket } from 'node:dgram';
+import { createSocket } from 'node:dgram';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import { buildWeb } from '@klvscope/web/build';
 import type { Page } from 'playwright-core';
 import { launchChromium, saveScreenshot, skipWithoutChromium, type ChromiumSession } from '../../test-support/chromium.js';
 import { freeUdpPort } from '../../test-support/free-udp-port.js';
+import { sendPacedLoop } from '../../test-support/paced-udp-sender.js';
 import type { StreamBitrates as GatewayStreamBitrates } from '../../gateway/src/relay/channel-bitrates.js';
 import type { StreamDetection as GatewayStreamDetection } from '../../gateway/src/relay/stream-detector.js';
 import type { StreamBitrates, StreamDetection } from '../src/relay-console/relay-api.js';
@@ -39,29 +40,6 @@ export type RelayAnswersAgree = [Assignable<StreamBitrates, GatewayStreamBitrate
 
 const KEY = 'relay-console-test-key-0123456789';
 const SENDER_BITRATE = 2_000_000;
-/** 7 TS packets, as encoders send them. */
-const DATAGRAM_BYTES = 7 * 188;
-
-/** Sends `bytes` to 127.0.0.1:port in datagrams at a constant bitrate, looping, until stopped. */
-function sendPaced(bytes: Buffer, port: number, bitsPerSecond: number): { stop(): void } {
-  const socket: Socket = createSocket('udp4');
-  const datagrams = Math.floor(bytes.length / DATAGRAM_BYTES);
-  const started = performance.now();
-  let sent = 0;
-  const timer = setInterval(() => {
-    const due = Math.floor((((performance.now() - started) / 1000) * bitsPerSecond) / 8 / DATAGRAM_BYTES);
-    for (; sent < due; sent++) {
-      const at = (sent % datagrams) * DATAGRAM_BYTES;
-      socket.send(bytes.subarray(at, at + DATAGRAM_BYTES), port, '127.0.0.1');
-    }
-  }, 5);
-  return {
-    stop() {
-      clearInterval(timer);
-      socket.close();
-    },
-  };
-}
 
 describe('the relay console in Chromium', function () {
   this.timeout(60_000);
@@ -105,7 +83,7 @@ describe('the relay console in Chromium', function () {
     ]);
     expect(created.status).to.equal(201);
     const stream = createGenerator({ durationSeconds: 12, bitrate: SENDER_BITRATE, packetSize: 188, audio: false, seed: 7, faults: [], klv: { carriage: 'sync', rateHz: 30 } });
-    sender = sendPaced(Buffer.concat([...stream.chunks()]), inputPort, SENDER_BITRATE);
+    sender = sendPacedLoop(Buffer.concat([...stream.chunks()]), inputPort, SENDER_BITRATE);
     chromium = await launchChromium({ viewport: { width: 1280, height: 720 } });
   });
 
@@ -210,6 +188,9 @@ describe('the relay console in Chromium', function () {
       expect(await channelText(page, 'uav7-eo', 'detection-video')).to.equal(`${detection.video.codec as string}${resolution} (PID ${detection.video.pid as number})`);
       const klv = detection.klv[0];
       expect(await channelText(page, 'uav7-eo', 'detection-klv')).to.equal(`KLV PID ${klv.pid as number}: ${(klv.standards as string[]).join(', ')}, ${klv.carriage as string}, ${(klv.rateHz as number).toFixed(1)} Hz`);
+      // Every problem REST counts, by type and severity, one line each, coloured by its severity.
+      const shownProblems = await page.$$eval('tr.channel[data-channel-id="uav7-eo"] [data-field="detection-problems"]', (items): Array<[string | null, string]> => items.map((item) => [item.textContent, item.className]));
+      expect(shownProblems).to.deep.equal((detection.problems as Array<{ type: string; severity: string; count: number }>).map((p) => [`${p.count} ${p.type} (${p.severity})`, `finding-${p.severity}`]));
       console.log(`      screenshot: ${await saveScreenshot(page, 'relay-console')}`);
     });
 

@@ -63,6 +63,10 @@ export class PostgresConnection implements SqlRunner {
     } catch (error) {
       throw catalogError(error, this.where);
     }
+    // A checked-out client whose server goes away emits 'error' between statements: unheard, that would end the
+    // process. The statement in progress (or the next) fails with it, which is how the caller learns of it.
+    const ignore = (): void => undefined;
+    client.on('error', ignore);
     const runner: SqlRunner = {
       query: async <R extends object>(sql: string, params: readonly unknown[] = []) => {
         try {
@@ -86,6 +90,7 @@ export class PostgresConnection implements SqlRunner {
       throw error;
     } finally {
       // A client whose rollback failed may hold a broken connection: the pool drops it.
+      client.off('error', ignore);
       client.release(broken);
     }
   }

@@ -104,6 +104,108 @@ export const POSTGRES_CATALOG_MIGRATIONS: readonly PostgresMigration[] = [
       ALTER TABLE ingest_runs ADD COLUMN worker TEXT;
     `,
   },
+  {
+    version: 3,
+    name: 'probes',
+    // Live probes (docs/fleet.md "Probes"): one row per probe name, its sessions, what they published (findings,
+    // statistics, KLV track points: the body is the record as JSON; (session, run, seq) makes a redelivery harmless)
+    // and the commands the hub leaves for them.
+    sql: `
+      CREATE TABLE fleet_probes (
+        name TEXT PRIMARY KEY,
+        instance TEXT NOT NULL,
+        host TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        version TEXT NOT NULL,
+        started_ms BIGINT NOT NULL,
+        heartbeat_ms BIGINT NOT NULL,
+        stopped_ms BIGINT,
+        buffered_bytes BIGINT NOT NULL DEFAULT 0,
+        buffer_limit_bytes BIGINT NOT NULL DEFAULT 0,
+        dropped TEXT NOT NULL DEFAULT '{}'
+      );
+      CREATE TABLE probe_sessions (
+        id TEXT PRIMARY KEY,
+        probe TEXT NOT NULL,
+        source TEXT NOT NULL,
+        status TEXT NOT NULL,
+        run INTEGER NOT NULL,
+        created_ms BIGINT NOT NULL,
+        updated_ms BIGINT NOT NULL,
+        stopped_ms BIGINT,
+        state TEXT NOT NULL
+      );
+      CREATE INDEX probe_sessions_by_probe ON probe_sessions (probe, created_ms);
+      CREATE TABLE probe_findings (
+        id BIGSERIAL PRIMARY KEY,
+        probe TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        run INTEGER NOT NULL,
+        seq BIGINT NOT NULL,
+        check_id TEXT NOT NULL,
+        severity TEXT NOT NULL,
+        body TEXT NOT NULL,
+        UNIQUE (session_id, run, seq)
+      );
+      CREATE TABLE probe_statistics (
+        id BIGSERIAL PRIMARY KEY,
+        probe TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        run INTEGER NOT NULL,
+        seq BIGINT NOT NULL,
+        body TEXT NOT NULL,
+        UNIQUE (session_id, run, seq)
+      );
+      CREATE TABLE probe_track_points (
+        id BIGSERIAL PRIMARY KEY,
+        probe TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        run INTEGER NOT NULL,
+        seq BIGINT NOT NULL,
+        body TEXT NOT NULL,
+        UNIQUE (session_id, run, seq)
+      );
+      CREATE TABLE probe_commands (
+        id BIGSERIAL PRIMARY KEY,
+        probe TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        body TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        claimed_ms BIGINT,
+        done_ms BIGINT,
+        result TEXT,
+        error TEXT
+      );
+      CREATE INDEX probe_findings_by_session ON probe_findings (session_id, id);
+      CREATE INDEX probe_statistics_by_session ON probe_statistics (session_id, id);
+      CREATE INDEX probe_track_points_by_session ON probe_track_points (session_id, id);
+      CREATE INDEX probe_commands_pending ON probe_commands (probe, id) WHERE claimed_ms IS NULL;
+      -- A probe's batch in one statement (postgres-probes.ts): the lock that orders the rows' ids across probes is
+      -- held only while the server writes, never across a round trip to a probe.
+      CREATE FUNCTION klvscope_write_probe_batch(p_probe TEXT, p_batch JSONB) RETURNS VOID LANGUAGE plpgsql AS $fn$
+      BEGIN
+        PERFORM pg_advisory_xact_lock(1802266224);
+        INSERT INTO probe_findings (probe, session_id, run, seq, check_id, severity, body)
+          SELECT p_probe, r->>'sessionId', (r->>'run')::int, (r->>'seq')::bigint, r->>'checkId', r->>'severity', r->>'body'
+          FROM jsonb_array_elements(p_batch->'findings') AS r ON CONFLICT DO NOTHING;
+        INSERT INTO probe_statistics (probe, session_id, run, seq, body)
+          SELECT p_probe, r->>'sessionId', (r->>'run')::int, (r->>'seq')::bigint, r->>'body'
+          FROM jsonb_array_elements(p_batch->'statistics') AS r ON CONFLICT DO NOTHING;
+        INSERT INTO probe_track_points (probe, session_id, run, seq, body)
+          SELECT p_probe, r->>'sessionId', (r->>'run')::int, (r->>'seq')::bigint, r->>'body'
+          FROM jsonb_array_elements(p_batch->'track') AS r ON CONFLICT DO NOTHING;
+        INSERT INTO probe_sessions AS s (id, probe, source, status, run, created_ms, updated_ms, stopped_ms, state)
+          SELECT r->>'id', p_probe, r->>'source', r->>'status', (r->>'run')::int, (r->>'createdMs')::bigint, (r->>'updatedMs')::bigint,
+                 (r->>'stoppedMs')::bigint, (r->'state')::text
+          FROM jsonb_array_elements(p_batch->'sessions') AS r
+          ON CONFLICT (id) DO UPDATE SET probe = EXCLUDED.probe, status = EXCLUDED.status, run = EXCLUDED.run, updated_ms = EXCLUDED.updated_ms,
+            stopped_ms = EXCLUDED.stopped_ms, state = EXCLUDED.state
+          WHERE s.updated_ms <= EXCLUDED.updated_ms;
+        PERFORM pg_notify('klvscope_probe_events', p_probe);
+      END
+      $fn$;
+    `,
+  },
 ];
 
 /** The version a database is at (0 when klvscope never migrated it). */

@@ -235,6 +235,8 @@ export interface KlvFieldObservation extends Position {
 export type KlvErrorType =
   | 'klv-raw-decode-error'
   | 'klv-unknown-key'
+  | 'klv-legacy-set'
+  | 'klv-undecoded-set'
   | 'klv-checksum-error'
   | 'klv-unknown-tag'
   | 'klv-duplicate-tag'

@@ -178,13 +178,13 @@ export function observeKlvPacket(bytes: Uint8Array, start: number, end: number, 
     m.timestampMicros = packet.timeStampMicros;
     TRIPLET_OF.set(m, triplet);
     emitMetadata(m, ctx, emit);
-    // A legacy universal set that real recordings still carry: decoded, and noted once per packet as not ST 0601.
-    emit(klvErrorObservation(pid, klvIndex, origin, 'klv-unknown-key', null, 'legacy EG 0104 Predator UAV Basic Universal Set, not the ST 0601 UAS Datalink LS', { keyHex, keyName: name }, 'warning'));
+    // A legacy universal set that real recordings still carry: recognised and decoded, noted once per packet as not ST 0601.
+    emit(klvErrorObservation(pid, klvIndex, origin, 'klv-legacy-set', null, 'legacy EG 0104 Predator UAV Basic Universal Set, not the ST 0601 UAS Datalink LS', { keyHex, keyName: name }));
     emitProblems(ctx, start, packet.problems, 'unknown-key', emit);
     return;
   }
   if (match) {
-    emit(klvErrorObservation(pid, klvIndex, origin, 'klv-unknown-key', null, `${match.entry.standard} ${match.entry.title}: not an ST 0601 packet, not decoded`, { keyHex, keyName: match.entry.name }, 'info'));
+    emit(klvErrorObservation(pid, klvIndex, origin, 'klv-undecoded-set', null, `${match.entry.standard} ${match.entry.title}: not an ST 0601 packet, not decoded`, { keyHex, keyName: match.entry.name }));
     return;
   }
   emit(klvErrorObservation(pid, klvIndex, origin, 'klv-unknown-key', null, `unknown universal key ${keyHex}`, { keyHex }));

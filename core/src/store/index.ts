@@ -92,6 +92,8 @@ export {
   deleteRelayChannel,
   setRelayChannelRuntime,
   RELAY_PLATFORMS_TABLE,
+  NO_RELAY_ALARMS,
+  type RelayChannelAlarms,
   type RelayChannelDefinition,
   type RelayChannelRow,
   type RelayChannelRuntime,

@@ -81,6 +81,14 @@ export const RELAY_MIGRATIONS: readonly Migration[] = [
       }
     },
   },
+  {
+    version: 3,
+    name: 'channel alarms',
+    up(db) {
+      // No limits: a channel defined before alarms raises none.
+      db.run(`ALTER TABLE relay_channels ADD COLUMN alarms TEXT NOT NULL DEFAULT '{"minBitrate":null,"maxBitrate":null,"maxSilenceMs":null,"pids":[],"windowSeconds":1}'`);
+    },
+  },
 ];
 
 export interface RelayDatabase {

@@ -18,7 +18,21 @@ export interface RelayChannelDefinition {
   enabled: boolean;
   /** Re-pack the input into datagrams of 7 TS packets instead of passing them on unchanged. */
   repack: boolean;
+  /** The limits that raise an alarm while the channel runs (none by default). */
+  alarms: RelayChannelAlarms;
 }
+
+/** Bitrate limits in bits per second of the input (TS bytes), silence in milliseconds; null: no limit. */
+export interface RelayChannelAlarms {
+  minBitrate: number | null;
+  maxBitrate: number | null;
+  maxSilenceMs: number | null;
+  pids: Array<{ pid: number; minBitrate: number | null; maxBitrate: number | null }>;
+  /** Bitrates are judged as the mean of this many one-second readings (1: each reading alone). */
+  windowSeconds: number;
+}
+
+export const NO_RELAY_ALARMS: RelayChannelAlarms = { minBitrate: null, maxBitrate: null, maxSilenceMs: null, pids: [], windowSeconds: 1 };
 
 export interface RelayOutputState {
   url: string;
@@ -89,10 +103,10 @@ export function putRelayPlatform(db: Database, platform: RelayPlatformRecord, ch
   channels.forEach((channel, position) => {
     execute(
       db,
-      `INSERT INTO relay_channels (channel_id, platform_id, position, name, input, outputs, enabled, repack) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO relay_channels (channel_id, platform_id, position, name, input, outputs, enabled, repack, alarms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (channel_id) DO UPDATE SET platform_id = excluded.platform_id, position = excluded.position, name = excluded.name, input = excluded.input,
-         outputs = excluded.outputs, enabled = excluded.enabled, repack = excluded.repack`,
-      [channel.channelId, platform.id, position, channel.name, channel.input, JSON.stringify(channel.outputs), channel.enabled ? 1 : 0, channel.repack ? 1 : 0],
+         outputs = excluded.outputs, enabled = excluded.enabled, repack = excluded.repack, alarms = excluded.alarms`,
+      [channel.channelId, platform.id, position, channel.name, channel.input, JSON.stringify(channel.outputs), channel.enabled ? 1 : 0, channel.repack ? 1 : 0, JSON.stringify(channel.alarms)],
     );
   });
   return removed;
@@ -156,6 +170,8 @@ function channelOf(row: SqlRow): RelayChannelRow {
     outputs: jsonColumn<string[]>(row, 'outputs'),
     enabled: numberColumn(row, 'enabled') !== 0,
     repack: numberColumn(row, 'repack') !== 0,
+    // A field added since the row was written takes its default.
+    alarms: { ...NO_RELAY_ALARMS, ...jsonColumn<Partial<RelayChannelAlarms>>(row, 'alarms') },
     running: numberColumn(row, 'running') !== 0,
     state: textColumn(row, 'state'),
     outputStates: jsonColumn<RelayOutputState[]>(row, 'output_states'),

@@ -54,3 +54,11 @@ export function streamTypeName(streamType: number): string {
 export function isVideoStreamType(streamType: number): boolean {
   return STREAM_TYPE_NAMES[streamType]?.endsWith(' video') === true;
 }
+
+/**
+ * Whether a stream_type carries audio: those named as audio above (MPEG-1 and MPEG-2 audio, AAC in
+ * ADTS and LATM, MPEG-4 audio, AC-3, E-AC-3, DTS, TrueHD).
+ */
+export function isAudioStreamType(streamType: number): boolean {
+  return / audio\b/.test(STREAM_TYPE_NAMES[streamType] ?? '');
+}

@@ -9,5 +9,6 @@ export { FileWorkflow, type FileSourceOpener, type FileWorkflowOptions, type Ide
 export { buildReport, REPORT_TOP_VIOLATIONS } from './report-builder.js';
 export { groupReportProblems, REPORT_PROBLEMS, REPORT_PROBLEM_KINDS, type CheckViolations, type ReportProblem, type ReportProblemKind } from './report-problems.js';
 export * from './stage-payloads.js';
+export { compareReports, type ComparedCheckSide, type ComparedFigure, type ComparedFile, type ComparedKlvSide, type ComparedPidSide, type ComparedRow, type ReportComparison } from './report-comparison.js';
 export { FileSessions, type FileSessionStatus, type Workspace } from './file-sessions.js';
 export { archiveEntryDetail, deleteFromArchive, listArchive, type ArchiveEntryDetail } from './analysis-archive.js';

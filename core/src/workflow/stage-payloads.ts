@@ -5,9 +5,10 @@
 import type { ReportProblem, ReportProblemKind } from './report-problems.js';
 import type { CheckResult } from '../kernel/check-run.js';
 import type { Point } from '../kernel/check-point.js';
+import type { CompatibilityKey, WorkflowStage } from './compatibility-key.js';
 import type { Inventory } from '../ts/inventory.js';
 import type { KlvPidSummary } from '../klv/klv-summary.js';
-import type { CompatibilityKey, WorkflowStage } from './compatibility-key.js';
+import type { ComparableReport, OverallVerdict } from './report-comparison.js';
 
 /** `analyze`: what the file holds, from one demultiplexing pass. */
 export interface AnalyzePayload {
@@ -44,16 +45,10 @@ export interface ProcessPayload {
   elapsedMs: number;
 }
 
-export type OverallVerdict = 'pass' | 'warn' | 'fail';
+export type { OverallVerdict };
 
-/** `report`: built from the analyze and process payloads (cheap, so not cached apart). */
-export interface ReportPayload {
-  fileHash: string;
-  path: string;
-  runId: string;
-  verdict: OverallVerdict;
-  inventory: Inventory;
-  klv: KlvPidSummary[];
+/** `report`: built from the analyze and process payloads (cheap, so not cached apart); its file, verdict, inventory and KLV as a comparison reads them. */
+export interface ReportPayload extends ComparableReport {
   checks: Array<Omit<ProcessedCheck, 'topViolations' | 'rules'>>;
   /** The most severe violations across the checks, with the check that found each. */
   topViolations: Array<Point & { checkId: string }>;

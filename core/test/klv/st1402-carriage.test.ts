@@ -155,7 +155,7 @@ describe('KLV carriage (MISB ST 1402)', () => {
       expect(new Set(meta.map((m) => m.standard))).to.deep.equal(new Set(['MISB EG 0104']));
       const errors = of(obs, 'klv-error');
       expect(errors).to.have.length(300);
-      expect(new Set(errors.map((e) => `${e.type} ${e.severity}`))).to.deep.equal(new Set(['klv-unknown-key warning']));
+      expect(new Set(errors.map((e) => `${e.type} ${e.severity}`))).to.deep.equal(new Set(['klv-legacy-set warning']));
       expect(new Date(meta[0].timestampMicros! / 1000).toISOString()).to.equal('2008-09-17T15:23:32.027Z');
       expect(new Date(meta[299].timestampMicros! / 1000).toISOString()).to.equal('2008-09-17T15:23:42.017Z');
       const keys = new Set(meta.flatMap((m) => m.items.map((i) => (i as { keyHex?: string }).keyHex)));

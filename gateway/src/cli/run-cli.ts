@@ -17,6 +17,7 @@ import type { StreamOptions } from './stream-command.js';
 import type { RelayOptions } from './relay-command.js';
 import type { WatchOptions } from './watch-command.js';
 import type { WorkerOptions } from './worker-command.js';
+import type { ProbeOptions } from './probe-command.js';
 import type { EnqueueOptions } from './enqueue-command.js';
 import { APP_VERSION } from '../app-version.js';
 import type { RuleOptions } from './cli-checks.js';
@@ -201,6 +202,8 @@ function buildProgram(): Command {
     .option('--statistics', 'also print the statistics line every second')
     .option('--json', 'print each finding as a JSON line')
     .option('--max <n>', 'exit after this many findings', positiveNumber('--max'))
+    .option('--fleet', "on a hub (serve --catalog): the findings of every probe's sessions instead of this service's own")
+    .option('--probe <name>', 'on a hub: only the findings of this probe (repeatable; implies --fleet)', collect, [])
     .action(async (options: WatchOptions) => {
       // Loaded on demand, like serve: the tRPC client costs the other commands nothing.
       const { runWatch } = await import('./watch-command.js');
@@ -236,6 +239,23 @@ function buildProgram(): Command {
     .action(async (options: WorkerOptions) => {
       const { runWorker } = await import('./worker-command.js');
       await runWorker(options);
+    });
+
+  program
+    .command('probe')
+    .description("live sessions next to the feeds, reporting to the fleet's PostgreSQL for the hub (serve --catalog), until Ctrl+C or SIGTERM (docs/fleet.md)")
+    .option('--catalog <url>', "the fleet's PostgreSQL, postgres://user@host:5432/database (default $KLVSCOPE_CATALOG_URL)")
+    .option('--name <name>', 'the probe\'s name on the hub (letters, digits, . _ -); a restarted probe of the same name takes up its sessions')
+    .option('--source <url>', 'a live source to watch: udp://GROUP:PORT, udp://SOURCE@GROUP:PORT, udp://HOST:PORT or serial:///dev/ttyX?baud=N (repeatable)', collect, [])
+    .option('--no-data-seconds <s>', 'silence after which a session reports no data (default 5)')
+    .option('--buffer-bytes <n>', 'what the probe keeps while the database is unreachable, at most (default 67108864, 64 MiB); past it the oldest track points, then readings, then findings are dropped and counted')
+    .option('--profile <name>', 'rule profile: stanag4609 (default) or tr101290')
+    .option('--rules <file>', 'a JSON rule set overriding the profile')
+    .option('--config <file>', 'configuration file (default ./klvscope.config.json when present)')
+    .option('--quiet', 'print nothing per session')
+    .action(async (options: ProbeOptions) => {
+      const { runProbe } = await import('./probe-command.js');
+      await runProbe(options);
     });
 
   program

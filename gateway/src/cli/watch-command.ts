@@ -13,7 +13,7 @@ import WebSocket from 'ws';
 import { API_KEY_ENV, API_KEY_FILE_NAME, API_KEY_HEADER } from '../http/api-key.js';
 import { API_PREFIX, DEFAULT_PORT, LIVE_CHANNEL_PATH, PORT_ENV } from '../inspection/service-address.js';
 import { OTHER_PIDS } from '../live/finding-coalescer.js';
-import type { LiveFinding } from '../live/live-records.js';
+import type { LiveFinding, LiveStatistics } from '../live/live-records.js';
 import type { LiveRouter } from '../live/live-router.js';
 import { statisticsLine } from './live-statistics-line.js';
 import { UsageError } from './usage-error.js';
@@ -29,6 +29,10 @@ export interface WatchOptions {
   json?: boolean;
   /** Exit after this many findings (scripts, tests): occurrences, a record counting as many as it stands for. */
   max?: number;
+  /** On a hub: every probe's findings (docs/fleet.md "Probes"). */
+  fleet?: boolean;
+  /** On a hub: only these probes' (implies fleet). */
+  probe?: string[];
 }
 
 const SEVERITIES = ['info', 'warning', 'error'] as const;
@@ -66,28 +70,29 @@ export async function runWatch(options: WatchOptions, env: NodeJS.ProcessEnv = p
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
-    subscriptions.push(
-      client.findings.subscribe(
-        { checkIds: options.check.length > 0 ? options.check : undefined, minSeverity },
-        {
-          onData: ({ data }) => {
-            out.write(options.json ? `${JSON.stringify(data)}\n` : `${findingLine(data)}\n`);
-            printed += data.count;
-            if (options.max !== undefined && printed >= options.max) finish(0);
-          },
-          onError,
-        },
-      ),
-    );
-    if (options.statistics) {
-      subscriptions.push(
-        client.statistics.subscribe(undefined, {
-          onData: ({ data }) => out.write(options.json ? `${JSON.stringify({ statistics: data })}\n` : `${statisticsLine(data)}\n`),
-          onError,
-        }),
-      );
+    const onFinding = (data: LiveFinding & { probe?: string }): void => {
+      out.write(options.json ? `${JSON.stringify(data)}\n` : `${probePrefix(data)}${findingLine(data)}\n`);
+      printed += data.count;
+      if (options.max !== undefined && printed >= options.max) finish(0);
+    };
+    const onStatistics = (data: LiveStatistics & { probe?: string }): void => {
+      out.write(options.json ? `${JSON.stringify({ statistics: data })}\n` : `${probePrefix(data)}${statisticsLine(data)}\n`);
+    };
+    const checkIds = options.check.length > 0 ? options.check : undefined;
+    const probes = options.probe !== undefined && options.probe.length > 0 ? options.probe : undefined;
+    if (options.fleet || probes) {
+      subscriptions.push(client.fleetFindings.subscribe({ probes, checkIds, minSeverity }, { onData: ({ data }) => onFinding(data), onError }));
+      if (options.statistics) subscriptions.push(client.fleetStatistics.subscribe({ probes }, { onData: ({ data }) => onStatistics(data), onError }));
+    } else {
+      subscriptions.push(client.findings.subscribe({ checkIds, minSeverity }, { onData: ({ data }) => onFinding(data), onError }));
+      if (options.statistics) subscriptions.push(client.statistics.subscribe(undefined, { onData: ({ data }) => onStatistics(data), onError }));
     }
   });
+}
+
+/** A probe's record begins with `[probe session]` (the session's id shortened to its first 8 characters). */
+function probePrefix(record: { probe?: string; sessionId: string }): string {
+  return record.probe === undefined ? '' : `[${record.probe} ${record.sessionId.slice(0, 8)}]  `;
 }
 
 /** `12:03:04.567  error    mpegts-errors  pid 0x0100  packet 1234  t 12.345 s  continuity error ...`, with `x12` before the message for a record of 12. */

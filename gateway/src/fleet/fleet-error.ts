@@ -9,7 +9,17 @@ export type FleetErrorCode =
   /** The service has no fleet (started without --catalog). */
   | 'ERR_FLEET_DISABLED'
   /** No such fleet job. */
-  | 'ERR_FLEET_JOB_NOT_FOUND';
+  | 'ERR_FLEET_JOB_NOT_FOUND'
+  /** No probe of that name has ever reported to the fleet. */
+  | 'ERR_PROBE_NOT_FOUND'
+  /** The probe's heartbeat has stopped: it cannot take a command now. */
+  | 'ERR_PROBE_OFFLINE'
+  /** The probe did not carry out the command in time (it may still). */
+  | 'ERR_PROBE_NO_ANSWER'
+  /** The probe carried out the command and failed (a source it cannot open): the message is the probe's. */
+  | 'ERR_PROBE_COMMAND_FAILED'
+  /** Another probe of the same name is alive. */
+  | 'ERR_PROBE_NAME_IN_USE';
 
 export class FleetError extends CodedError<FleetErrorCode> {
   override readonly name: string = 'FleetError';

@@ -15,11 +15,13 @@ import {
   workersByHash,
   type PostgresConnection,
 } from '@klvscope/adapters/postgres';
+import type { Logger } from '@klvscope/core';
 import { getFile, getIngestRun, type ArchiveEntry, type Catalog, type Store } from '@klvscope/core/store';
 import { fleetStatus, type FleetStatus } from './fleet-status.js';
 import { importFromFleet } from './run-import.js';
 import { FleetError } from './fleet-error.js';
 import { deleteFleetEntries } from './fleet-archive.js';
+import { ProbeHub } from '../probe/probe-hub.js';
 
 /** What a job carries so the worker runs the service's checks under its rules. */
 export interface CheckSelection {
@@ -32,13 +34,18 @@ export class FleetLink {
     readonly catalog: Catalog & { readonly connection: PostgresConnection },
     readonly queue: InspectionJobQueue,
     readonly url: string,
+    /** The fleet's live probes and their sessions: this service is their hub (docs/fleet.md "Probes"). */
+    readonly probes: ProbeHub,
   ) {}
 
-  static async connect(url: string): Promise<FleetLink> {
+  static async connect(url: string, log: Logger): Promise<FleetLink> {
     const catalog = await connectPostgresCatalog(url, { maxConnections: 6, applicationName: 'klvscope-serve' });
+    let queue: InspectionJobQueue | null = null;
     try {
-      return new FleetLink(catalog, await InspectionJobQueue.start(catalog.connection, url), url);
+      queue = await InspectionJobQueue.start(catalog.connection, url);
+      return new FleetLink(catalog, queue, url, await ProbeHub.start(catalog.connection, url, log));
     } catch (error) {
+      await queue?.stop().catch(() => undefined);
       await catalog.close();
       throw error;
     }
@@ -98,6 +105,7 @@ export class FleetLink {
   }
 
   async close(): Promise<void> {
+    await this.probes.close();
     await this.queue.stop().catch(() => undefined);
     await this.catalog.close();
   }

@@ -47,6 +47,7 @@ export const ERROR_STATUS: Readonly<Record<string, ErrorStatus>> = Object.freeze
   ERR_PLATFORM_NOT_FOUND: 404,
   ERR_CHANNEL_NOT_FOUND: 404,
   ERR_RECORD_NOT_FOUND: 404,
+  ERR_PROBE_NOT_FOUND: 404,
   // 409: the request is fine but the state it meets is not.
   ERR_STORE_LOCKED: 409,
   ERR_NO_ACTIVE_SESSION: 409,
@@ -58,6 +59,7 @@ export const ERROR_STATUS: Readonly<Record<string, ErrorStatus>> = Object.freeze
   ERR_FLEET_DISABLED: 409,
   ERR_FLEET_JOB_ABANDONED: 409,
   ERR_RECORDER_DISABLED: 409,
+  ERR_PROBE_OFFLINE: 409,
   // 413: over the body limit.
   ERR_BODY_TOO_LARGE: 413,
   // 422: the request is well formed, but the file or rule set it names cannot be used.
@@ -74,6 +76,7 @@ export const ERROR_STATUS: Readonly<Record<string, ErrorStatus>> = Object.freeze
   ERR_SERIAL_OPEN_FAILED: 422,
   ERR_PLAYBACK_TRANSCODE_FAILED: 422,
   ERR_FLEET_JOB_FAILED: 422,
+  ERR_PROBE_COMMAND_FAILED: 422,
   // 500: ours, never the client's; the body says ERR_INTERNAL only.
   ERR_INTERNAL: 500,
   // 503: shutting down (a request that arrives on an open connection during close).
@@ -84,6 +87,8 @@ export const ERROR_STATUS: Readonly<Record<string, ErrorStatus>> = Object.freeze
   ERR_PLAYBACK_TRANSCODER_UNAVAILABLE: 503,
   // 503 too: the data folder's disk is full; the request may be retried once space is freed.
   ERR_STORE_DISK_FULL: 503,
+  // 503 too: a probe did not carry out a command in time; it may be busy or cut off from the database.
+  ERR_PROBE_NO_ANSWER: 503,
 });
 
 /** The status of a stable code; 500 for a code the table does not know (or no code). */

@@ -2,6 +2,7 @@
 import type { RouteModule } from '../http/service-route.js';
 import { analysisRoutes } from './routes/analysis-routes.js';
 import { archiveRoutes } from './routes/archive-routes.js';
+import { compareRoutes } from './routes/compare-routes.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { automationRoutes } from './routes/automation-routes.js';
 import { datasetRoutes } from './routes/dataset-routes.js';
@@ -17,5 +18,6 @@ import { settingsRoutes } from './routes/settings-routes.js';
 import { systemRoutes } from './routes/system-routes.js';
 import { validationRulesRoutes } from './routes/validation-rules-routes.js';
 import { fleetRoutes } from './routes/fleet-routes.js';
+import { probeRoutes } from './routes/probe-routes.js';
 
-export const INSPECTION_ROUTE_MODULES: readonly RouteModule[] = [systemRoutes, authRoutes, licenceRoutes, settingsRoutes, validationRulesRoutes, fileBrowseRoutes, recentSourcesRoutes, sessionRoutes, playbackRoutes, analysisRoutes, jobRoutes, detailRoutes, archiveRoutes, automationRoutes, fleetRoutes, datasetRoutes, openApiRoutes];
+export const INSPECTION_ROUTE_MODULES: readonly RouteModule[] = [systemRoutes, authRoutes, licenceRoutes, settingsRoutes, validationRulesRoutes, fileBrowseRoutes, recentSourcesRoutes, sessionRoutes, playbackRoutes, analysisRoutes, jobRoutes, detailRoutes, archiveRoutes, compareRoutes, automationRoutes, fleetRoutes, probeRoutes, datasetRoutes, openApiRoutes];

@@ -135,10 +135,11 @@ export async function createInspectionServer(options: InspectionServerOptions = 
       },
     });
     // Loaded only for a fleet: a single node never loads the PostgreSQL client.
-    const fleet = options.catalogUrl === undefined ? null : await (await import('../fleet/fleet-link.js')).FleetLink.connect(options.catalogUrl);
-    const deps = await createInspectionDeps({ fleet, openLiveSource: options.openLiveSource, checks: options.checks, licencePublicKey: options.licencePublicKey, store, apiKey: { source: apiKey.source, filePath: apiKey.filePath, created: apiKey.created }, appVersion: APP_VERSION, log: serviceLogger(app.log), defaultSettings: options.defaultSettings ?? (await settingsWithRecordings(store.dataDir)) });
+    const log = serviceLogger(app.log);
+    const fleet = options.catalogUrl === undefined ? null : await (await import('../fleet/fleet-link.js')).FleetLink.connect(options.catalogUrl, log);
+    const deps = await createInspectionDeps({ fleet, openLiveSource: options.openLiveSource, checks: options.checks, licencePublicKey: options.licencePublicKey, store, apiKey: { source: apiKey.source, filePath: apiKey.filePath, created: apiKey.created }, appVersion: APP_VERSION, log, defaultSettings: options.defaultSettings ?? (await settingsWithRecordings(store.dataDir)) });
     const routes = [...INSPECTION_ROUTE_MODULES, ...(options.routes ?? [])].flatMap((module) => module(deps));
-    const liveChannel = createLiveChannel(deps.live, apiKey.value);
+    const liveChannel = createLiveChannel(deps.live, apiKey.value, fleet?.probes ?? null);
     liveChannel.attach(app.server);
     const runtime: ServerRuntime = { deps, handler: handler as RequestListener, extraServers: [], liveChannel, apiKeyValue: apiKey.value };
     runtimes.set(app, runtime);

@@ -19,6 +19,7 @@ import { isAllowedHostHeader } from '../http/loopback-host.js';
 import { LIVE_CHANNEL_PATH } from '../inspection/service-address.js';
 import { liveRouter, type LiveContext } from './live-router.js';
 import type { LiveSessions } from './live-sessions.js';
+import type { ProbeHub } from '../probe/probe-hub.js';
 
 /** Client messages are subscription requests: small. */
 const MAX_MESSAGE_BYTES = 64 * 1024;
@@ -30,7 +31,7 @@ export interface LiveChannel {
   close(): Promise<void>;
 }
 
-export function createLiveChannel(live: LiveSessions, apiKey: string): LiveChannel {
+export function createLiveChannel(live: LiveSessions, apiKey: string, probes: ProbeHub | null = null): LiveChannel {
   const matches = apiKeyMatcher(apiKey);
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const handler = applyWSSHandler({
@@ -42,7 +43,7 @@ export function createLiveChannel(live: LiveSessions, apiKey: string): LiveChann
       if (typeof given !== 'string' || given === '' || !matches(given)) {
         throw new TRPCError({ code: 'UNAUTHORIZED', message: 'the live channel needs the API key of this service (connection parameter apiKey, or the X-API-Key header)' });
       }
-      return { live };
+      return { live, probes };
     },
   });
 

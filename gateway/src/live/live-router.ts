@@ -13,9 +13,13 @@ import type { Sequenced, LiveEventLog } from './live-event-log.js';
 import type { LiveFinding } from './live-records.js';
 import type { LiveSession } from './live-session.js';
 import type { LiveSessions } from './live-sessions.js';
+import type { FleetEventLog, Identified } from '../probe/fleet-event-log.js';
+import type { ProbeHub } from '../probe/probe-hub.js';
 
 export interface LiveContext {
   live: LiveSessions;
+  /** The fleet's probes when the service is their hub (`--catalog`), else null. */
+  probes: ProbeHub | null;
 }
 
 const resumable = { lastEventId: z.optional(z.nullable(z.string().check(z.maxLength(200)))) };
@@ -31,6 +35,16 @@ const findingsInput = z.optional(
 );
 
 const resumeInput = z.optional(z.object(resumable));
+
+const names = z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(200))).check(z.maxLength(100)));
+const fleetScope = {
+  /** Only the records of these probes. */
+  probes: names,
+  /** Only the records of these sessions. */
+  sessionIds: names,
+};
+const fleetFindingsInput = z.optional(z.object({ ...fleetScope, checkIds: names, minSeverity: z.optional(z.enum(['info', 'warning', 'error'])), ...resumable }));
+const fleetInput = z.optional(z.object({ ...fleetScope, ...resumable }));
 
 const t = initTRPC.context<LiveContext>().create();
 
@@ -60,7 +74,44 @@ export const liveRouter = t.router({
   statistics: t.procedure.input(resumeInput).subscription(async function* ({ ctx, input, signal }) {
     for await (const [id, reading] of followLive(ctx.live, (session) => session.statistics, input?.lastEventId, signal)) yield tracked(id, reading);
   }),
+  /** A hub's probes, each with its sessions (GET /probes answers the same). */
+  probes: t.procedure.query(({ ctx }) => hubOf(ctx).probes()),
+  /** The findings of every probe's sessions, each naming its probe and session (docs/fleet.md "Probes"). */
+  fleetFindings: t.procedure.input(fleetFindingsInput).subscription(async function* ({ ctx, input, signal }) {
+    const checkIds = input?.checkIds ? new Set(input.checkIds) : null;
+    const minimum = SEVERITY_RANK[input?.minSeverity ?? 'info'];
+    for await (const finding of followFleet(hubOf(ctx).findings, input, signal)) {
+      if ((checkIds === null || checkIds.has(finding.checkId)) && SEVERITY_RANK[finding.severity] >= minimum) yield tracked(String(finding.id), finding);
+    }
+  }),
+  /** The statistics of every probe's sessions, every second each. */
+  fleetStatistics: t.procedure.input(fleetInput).subscription(async function* ({ ctx, input, signal }) {
+    for await (const reading of followFleet(hubOf(ctx).statistics, input, signal)) yield tracked(String(reading.id), reading);
+  }),
+  /** The KLV track points (positions and angles of each metadata packet) of every probe's sessions. */
+  fleetTrack: t.procedure.input(fleetInput).subscription(async function* ({ ctx, input, signal }) {
+    for await (const point of followFleet(hubOf(ctx).track, input, signal)) yield tracked(String(point.id), point);
+  }),
 });
+
+function hubOf(ctx: LiveContext): ProbeHub {
+  if (ctx.probes === null) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: 'this inspection service is no hub: start it with --catalog postgres://… to follow the fleet’s probes (docs/fleet.md)' });
+  return ctx.probes;
+}
+
+/** A fleet log's records from the one after `lastEventId` (from now on without one), those of the probes and sessions asked for. */
+async function* followFleet<T extends Identified & { probe: string; sessionId: string }>(
+  log: FleetEventLog<T>,
+  input: { probes?: string[]; sessionIds?: string[]; lastEventId?: string | null } | undefined,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<T, void, undefined> {
+  const probes = input?.probes ? new Set(input.probes) : null;
+  const sessions = input?.sessionIds ? new Set(input.sessionIds) : null;
+  const after = input?.lastEventId && /^\d+$/.test(input.lastEventId) ? Number(input.lastEventId) : null;
+  for await (const record of log.follow(after, signal ?? new AbortController().signal)) {
+    if ((probes === null || probes.has(record.probe)) && (sessions === null || sessions.has(record.sessionId))) yield record;
+  }
+}
 
 export type LiveRouter = typeof liveRouter;
 

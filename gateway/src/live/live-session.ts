@@ -149,7 +149,7 @@ export class LiveSession {
   }
 
   /** Ends the session: the source closes, the checks finish (their last findings are published), the logs close. */
-  async stop(status: 'stopped' | 'replaced' = 'stopped'): Promise<void> {
+  async stop(status: 'stopped' | 'replaced' | 'interrupted' = 'stopped'): Promise<void> {
     this.endStatus ??= status;
     await this.source.close();
     await this.ended;

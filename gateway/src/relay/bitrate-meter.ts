@@ -1,10 +1,11 @@
 /**
  * A channel's bitrates: bytes in and out counted as they pass, turned into
  * one reading per second (the input, each output, and the input per PID),
- * with the last HISTORY_SECONDS readings kept. Counting a datagram costs a
- * few additions per TS packet (its PID), no allocation.
+ * with the last HISTORY_SECONDS readings kept; per PID also its packets and
+ * continuity errors since the channel started. Counting a datagram costs a
+ * few operations per TS packet (its PID and counter), no allocation.
  */
-import { PID_COUNT, TS_PACKET_SIZE, TS_SYNC_BYTE } from '@klvscope/core';
+import { NULL_PID, PID_COUNT, TS_PACKET_SIZE, TS_SYNC_BYTE } from '@klvscope/core';
 
 /** Five minutes at one reading per second. */
 export const HISTORY_SECONDS = 300;
@@ -27,6 +28,9 @@ export interface OutputSends {
 export interface PidBitrate {
   pid: number;
   bitrate: number;
+  /** Packets and continuity errors since the channel started. */
+  packets: number;
+  continuityErrors: number;
 }
 
 export class BitrateMeter {
@@ -36,6 +40,10 @@ export class BitrateMeter {
   readonly outputSends: OutputSends[];
   private readonly pidPackets = new Uint32Array(PID_COUNT);
   private readonly seenPids: number[] = [];
+  /** Since the channel started: packets, continuity errors, and each PID's last continuity_counter (-1: none yet). */
+  private readonly pidTotals = new Float64Array(PID_COUNT);
+  private readonly pidCcErrors = new Float64Array(PID_COUNT);
+  private readonly lastCc = new Int8Array(PID_COUNT).fill(-1);
   private history: BitrateReading[] = [];
   /** The last complete second. */
   latest: { reading: BitrateReading; outputs: number[]; pids: PidBitrate[] } | null = null;
@@ -45,13 +53,28 @@ export class BitrateMeter {
     this.outputSends = Array.from({ length: outputCount }, () => ({ sent: 0, refused: 0 }));
   }
 
+  /** A new input (the channel started): totals from zero, no counter to continue. */
+  restartInput(): void {
+    this.pidTotals.fill(0);
+    this.pidCcErrors.fill(0);
+    this.lastCc.fill(-1);
+  }
+
   input(bytes: Uint8Array): void {
     this.inputBytes += bytes.length;
-    const packets = this.pidPackets;
+    const { pidPackets: packets, lastCc } = this;
     for (let at = 0; at + TS_PACKET_SIZE <= bytes.length; at += TS_PACKET_SIZE) {
       if (bytes[at] !== TS_SYNC_BYTE) continue;
       const pid = ((bytes[at + 1] & 0x1f) << 8) | bytes[at + 2];
       if (packets[pid]++ === 0) this.seenPids.push(pid);
+      this.pidTotals[pid]++;
+      // ISO 13818-1 2.4.3.3: the counter steps with each packet carrying payload, stays without one; a packet may be sent twice (same counter). Null packets carry no meaningful counter.
+      if (pid === NULL_PID) continue;
+      const flags = bytes[at + 3];
+      const cc = flags & 0x0f;
+      const last = lastCc[pid];
+      if (last >= 0 && cc !== last && ((flags & 0x10) === 0 || cc !== ((last + 1) & 0x0f))) this.pidCcErrors[pid]++;
+      lastCc[pid] = cc;
     }
   }
 
@@ -66,7 +89,9 @@ export class BitrateMeter {
   tick(now: number, elapsedMs: number): void {
     const perSecond = (bytes: number): number => Math.round((bytes * 8 * 1000) / elapsedMs);
     const outputs = this.outputBytes.map(perSecond);
-    const pids = this.seenPids.sort((a, b) => a - b).map((pid) => ({ pid, bitrate: perSecond(this.pidPackets[pid] * TS_PACKET_SIZE) }));
+    const pids = this.seenPids
+      .sort((a, b) => a - b)
+      .map((pid) => ({ pid, bitrate: perSecond(this.pidPackets[pid] * TS_PACKET_SIZE), packets: this.pidTotals[pid], continuityErrors: this.pidCcErrors[pid] }));
     for (const pid of this.seenPids) this.pidPackets[pid] = 0;
     this.seenPids.length = 0;
     const reading = { time: new Date(now).toISOString(), inputBitrate: perSecond(this.inputBytes), outputBitrate: outputs.reduce((a, b) => a + b, 0) };

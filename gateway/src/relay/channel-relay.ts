@@ -10,8 +10,9 @@
  * bitrate counts.
  */
 import { UdpDatagramSink, type LiveChunk, type LiveSource } from '@klvscope/adapters';
-import type { RelayChannelDefinition, RelayOutputState } from '@klvscope/core/store';
+import type { RelayChannelAlarms, RelayChannelDefinition, RelayOutputState } from '@klvscope/core/store';
 import type { BitrateMeter } from './bitrate-meter.js';
+import { ChannelAlarms, type ActiveAlarm } from './channel-alarms.js';
 import type { ChannelState, LogMessageType } from './channel-state.js';
 import { LoopDetector } from './loop-detector.js';
 import { TsRepacker } from './ts-repacker.js';
@@ -38,6 +39,23 @@ export interface ChannelEvents {
   halted(): void;
 }
 
+/** The input as the console shows it: since when the channel runs, who sends, how long ago, and what was lost on the way. */
+export interface ChannelInputStats {
+  /** When the channel started (its uptime's start), ISO 8601. */
+  since: string;
+  /** `ADDRESS:PORT` of the last datagram's sender, or null before the first. */
+  sender: string | null;
+  /** Milliseconds since the last datagram (or since the start, before the first). */
+  silentMs: number;
+  /** Since the input was last opened: datagrams and payload bytes received, RTP packets missing by their sequence numbers, datagrams the kernel dropped (receive buffer full) and those the relay could not queue. */
+  datagrams: number;
+  bytes: number;
+  rtp: boolean;
+  rtpLost: number;
+  kernelDrops: number;
+  applicationLoss: number;
+}
+
 export interface ChannelRelayOptions {
   openSource: (url: string) => Promise<LiveSource>;
   /** Silence longer than this is no signal. */
@@ -62,6 +80,7 @@ export class ChannelRelay {
   private readonly taps = new Set<(chunk: LiveChunk) => void>();
   private stopped = true;
   private lastDataAt = 0;
+  private startedAt = 0;
   private lastTickAt = 0;
   private watchTimer: NodeJS.Timeout | null = null;
   private readingTimer: NodeJS.Timeout | null = null;
@@ -69,6 +88,7 @@ export class ChannelRelay {
   private pumping: Promise<void> = Promise.resolve();
   private repacker: TsRepacker | null = null;
   private loops = new LoopDetector();
+  private readonly alarms: ChannelAlarms;
   /** Each output's socket counters at the last reading. */
   private sinkCounts: { bytes: number; datagrams: number; refused: number }[] = [];
   /** The failing input's report: its message, when it began, attempts, and when it is reported again. */
@@ -80,6 +100,7 @@ export class ChannelRelay {
     private readonly options: ChannelRelayOptions,
   ) {
     this.meter = options.meter;
+    this.alarms = new ChannelAlarms(definition.channelId, definition.alarms, (type, message) => events.log(type, message));
   }
 
   get running(): boolean {
@@ -96,6 +117,10 @@ export class ChannelRelay {
     this.failing = null;
     this.repacker = this.definition.repack ? new TsRepacker() : null;
     this.loops = new LoopDetector();
+    this.alarms.started();
+    this.meter.restartInput();
+    // Silence is judged from the start, not from the epoch.
+    this.lastDataAt = this.startedAt = Date.now();
     for (const url of this.definition.outputs) {
       try {
         this.sinks.push(await UdpDatagramSink.open(url));
@@ -128,6 +153,7 @@ export class ChannelRelay {
     this.flushRepacker();
     await Promise.all(this.sinks.flatMap((sink) => (sink === null ? [] : [sink.close()])));
     this.sinks = [];
+    this.alarms.clearAll('channel stopped');
     this.setState('stopped', null);
     this.events.log('stopped', `channel ${this.definition.channelId} (${this.definition.name}) stopped`);
   }
@@ -136,6 +162,34 @@ export class ChannelRelay {
   tap(listener: (chunk: LiveChunk) => void): () => void {
     this.taps.add(listener);
     return () => this.taps.delete(listener);
+  }
+
+  /** The input's figures while the channel runs; null while it is stopped. */
+  inputStats(): ChannelInputStats | null {
+    if (this.stopped) return null;
+    const stats = this.source?.stats();
+    return {
+      since: new Date(this.startedAt).toISOString(),
+      sender: stats?.sender ?? null,
+      silentMs: Math.max(0, Date.now() - this.lastDataAt),
+      datagrams: stats?.chunks ?? 0,
+      bytes: stats?.bytes ?? 0,
+      rtp: stats?.rtp ?? false,
+      rtpLost: stats?.rtpLost ?? 0,
+      kernelDrops: stats?.socketDrops ?? 0,
+      applicationLoss: stats?.applicationLoss ?? 0,
+    };
+  }
+
+  /** The alarms raised now (none while stopped). */
+  activeAlarms(): ActiveAlarm[] {
+    return this.alarms.active();
+  }
+
+  /** New alarm limits, taken without stopping the channel. */
+  setAlarms(limits: RelayChannelAlarms): void {
+    this.definition.alarms = limits;
+    this.alarms.setLimits(limits);
   }
 
   outputStates(): RelayOutputState[] {
@@ -259,12 +313,15 @@ export class ChannelRelay {
     });
     this.meter.tick(now, now - this.lastTickAt);
     this.lastTickAt = now;
+    const latest = this.meter.latest;
+    if (latest !== null) this.alarms.reading(latest.reading.inputBitrate, latest.pids, now);
     this.loops.reading();
   }
 
   private watch(): void {
     const now = Date.now();
     if (now - this.lastDataAt >= REPACK_IDLE_MS) this.flushRepacker();
+    this.alarms.silence(now - this.lastDataAt, now);
     if (this.state === 'running' && now - this.lastDataAt > this.options.noSignalMs) {
       this.setState('no-signal', null);
       this.events.log('no-signal', `channel ${this.definition.channelId}: no data on ${this.definition.input} for ${((now - this.lastDataAt) / 1000).toFixed(1)} s`);

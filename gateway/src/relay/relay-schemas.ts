@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { parseUdpDestinationUrl, parseUdpSourceUrl } from '@klvscope/adapters';
-import { MAX_RELAY_RECORD_ID } from '@klvscope/core/store';
+import { MAX_RELAY_RECORD_ID, NO_RELAY_ALARMS } from '@klvscope/core/store';
 import { CHANNEL_STATES, LOG_MESSAGE_TYPES, OUTPUT_STATES, SERVER_STATES } from './channel-state.js';
 
 /** Ids name rows and appear in paths: visible ASCII without '/', '?' or '#'. */
@@ -35,6 +35,18 @@ const recordId = z.int().check(z.positive(), z.maximum(MAX_RELAY_RECORD_ID));
 
 export const outputStateSchema = z.object({ url: z.string(), state: z.enum(OUTPUT_STATES), error: z.nullable(z.string()) });
 
+/** A bitrate limit in bits per second of the input's TS bytes; null: none. */
+const bitrateLimit = z._default(z.nullable(z.number().check(z.nonnegative(), z.maximum(10e9))), null);
+
+/** A channel's alarm limits (docs/relay.md "Alarms"); all optional, none by default. Limits that cannot be met together are refused by alarm-limit-problems.ts. */
+export const alarmsSchema = z.strictObject({
+  minBitrate: bitrateLimit,
+  maxBitrate: bitrateLimit,
+  maxSilenceMs: z._default(z.nullable(z.int().check(z.positive(), z.maximum(86_400_000))), null),
+  pids: z._default(z.array(z.strictObject({ pid: z.int().check(z.minimum(0), z.maximum(0x1fff)), minBitrate: bitrateLimit, maxBitrate: bitrateLimit })).check(z.maxLength(64)), []),
+  windowSeconds: z._default(z.int().check(z.minimum(1), z.maximum(60), z.describe('bitrates are judged as the mean of this many one-second readings')), 1),
+});
+
 /** A channel as a platform's body gives it; what the relay keeps (state, outputState, error) may come back from a GET and is ignored. */
 export const channelBodySchema = z.strictObject({
   channelId: z.optional(idText),
@@ -43,6 +55,7 @@ export const channelBodySchema = z.strictObject({
   outputs: z._default(z.array(destinationUrlSchema).check(z.maxLength(16)), []),
   enabled: z._default(z.boolean(), true),
   repack: z._default(z.boolean().check(z.describe('re-pack into datagrams of 7 TS packets (default: datagrams pass unchanged)')), false),
+  alarms: z._default(alarmsSchema, NO_RELAY_ALARMS),
   state: z.optional(z.string()),
   outputState: z.optional(z.unknown()),
   error: z.optional(z.nullable(z.string())),
@@ -55,6 +68,7 @@ export const channelSchema = z.object({
   outputs: z.array(z.string()),
   enabled: z.boolean(),
   repack: z.boolean(),
+  alarms: alarmsSchema,
   state: z.enum(CHANNEL_STATES),
   outputState: z.array(outputStateSchema),
   error: z.nullable(z.string()),

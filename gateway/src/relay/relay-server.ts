@@ -23,6 +23,7 @@ import { RELAY_API_PREFIX } from './relay-address.js';
 import type { RelayContext, RelayRouteModule } from './relay-context.js';
 import { buildRelayOpenApiDocument } from './relay-openapi-document.js';
 import { channelRoutes } from './routes/channel-routes.js';
+import { eventRoutes } from './routes/event-routes.js';
 import { platformRoutes } from './routes/platform-routes.js';
 import { recordRoutes } from './routes/record-routes.js';
 import { stateRoutes } from './routes/state-routes.js';
@@ -31,7 +32,7 @@ import { systemRoutes } from './routes/system-routes.js';
 /** Platform uploads are the largest bodies: 64 platforms of 64 channels fit well under 1 MiB. */
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
-export const RELAY_ROUTE_MODULES: readonly RelayRouteModule[] = [systemRoutes, platformRoutes, recordRoutes, channelRoutes, stateRoutes];
+export const RELAY_ROUTE_MODULES: readonly RelayRouteModule[] = [systemRoutes, platformRoutes, recordRoutes, channelRoutes, stateRoutes, eventRoutes];
 
 export interface RelayAppOptions {
   host: string;

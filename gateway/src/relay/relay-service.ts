@@ -104,10 +104,10 @@ export class RelayService {
 
   view(row: RelayChannelRow): ChannelView {
     const runtime = this.runtimes.get(row.channelId);
-    const { channelId, name, input, outputs, enabled, repack } = row;
+    const { channelId, name, input, outputs, enabled, repack, alarms } = row;
     const state = runtime?.state ?? row.state;
     const outputState = runtime?.outputStates() ?? (row.outputStates.length > 0 ? row.outputStates : outputs.map((url) => ({ url, state: 'idle', error: null })));
-    return { channelId, name, input, outputs, enabled, repack, state, outputState, error: runtime === undefined ? row.error : runtime.error };
+    return { channelId, name, input, outputs, enabled, repack, alarms, state, outputState, error: runtime === undefined ? row.error : runtime.error };
   }
 
   async startChannel(channelId: string): Promise<ChannelView> {
@@ -183,7 +183,12 @@ export class RelayService {
     const platform = getRelayPlatform(this.db, platformId);
     for (const channel of platform?.channels ?? []) {
       const runtime = this.runtimes.get(channel.channelId);
-      if (runtime === undefined || sameDefinition(runtime.definition, channel)) continue;
+      if (runtime === undefined) continue;
+      if (sameDefinition(runtime.definition, channel)) {
+        // Limits change without a restart: relaying goes on untouched.
+        if (JSON.stringify(runtime.definition.alarms) !== JSON.stringify(channel.alarms)) runtime.setAlarms(channel.alarms);
+        continue;
+      }
       await this.stopRuntime(channel.channelId);
       await this.startChannel(channel.channelId);
     }

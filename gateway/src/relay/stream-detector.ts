@@ -8,7 +8,8 @@
  * has its input opened for the time of the detection.
  */
 import type { LiveChunk, LiveSource } from '@klvscope/adapters';
-import { InventoryBuilder, KlvSummaryBuilder, VideoResolutionProbe, createKlvAwareTsDemuxer, isVideoStreamType, type Inventory, type KlvPidSummary } from '@klvscope/core';
+import { InventoryBuilder, KlvSummaryBuilder, VideoResolutionProbe, createKlvAwareTsDemuxer, isAudioStreamType, isVideoStreamType, type Inventory, type KlvPidSummary } from '@klvscope/core';
+import { DetectionProblemTally, type DetectionProblemCount } from './detection-problems.js';
 import type { RelayService } from './relay-service.js';
 
 /** Long enough for a PAT, a PMT and a key frame of the usual 1-2 s GOP. */
@@ -28,12 +29,26 @@ export interface StreamDetection {
   programs: Inventory['programs'];
   pids: Array<{ pid: number; role: string; streamType: number | null; streamTypeName: string | null; packets: number; bitrate: number }>;
   video: { pid: number; streamType: number; codec: string; resolution: string | null } | null;
+  /** Every elementary stream the programs declare, video, audio, KLV and other data alike, by PID. */
+  streams: DetectedStream[];
   klv: Array<{ pid: number; carriage: KlvPidSummary['carriage']; standards: string[]; packets: number; rateHz: number; checksumFailures: number }>;
   /** Transport errors by type (continuity, PCR, ...) and KLV problems by type, as inspect counts them. */
   errors: Inventory['errorCounts'];
   klvErrors: Record<string, number>;
+  /** The same problems by source, type and severity (errors first): a legacy set's warnings are not counted as errors. */
+  problems: DetectionProblemCount[];
   /** Why nothing could be said, when nothing arrived or the input could not be opened; null otherwise. */
   problem: string | null;
+}
+
+export interface DetectedStream {
+  pid: number;
+  kind: 'video' | 'audio' | 'klv' | 'data';
+  streamType: number;
+  /** The stream type's name; for KLV, the standards its packets were of ('MISB EG 0104'). */
+  codec: string;
+  packets: number;
+  bitrate: number;
 }
 
 export class StreamDetector {
@@ -87,12 +102,14 @@ export class StreamDetector {
 class DetectionAnalysis {
   private readonly inventory = new InventoryBuilder();
   private readonly klv = new KlvSummaryBuilder();
+  private readonly problems = new DetectionProblemTally();
   private readonly probe = new VideoResolutionProbe();
   private resolution: string | null = null;
   private readonly demuxer = createKlvAwareTsDemuxer(
     (o) => {
       this.inventory.observe(o);
       this.klv.observe(o);
+      this.problems.observe(o);
     },
     { klvFields: false },
   );
@@ -118,6 +135,15 @@ class DetectionAnalysis {
     const videoPid = inventory.pids.find((p) => p.streamType !== null && isVideoStreamType(p.streamType));
     const klvErrors: Record<string, number> = {};
     for (const summary of klv) for (const [type, n] of Object.entries(summary.problems)) klvErrors[type] = (klvErrors[type] ?? 0) + (n ?? 0);
+    const klvPids = new Map(klv.map((s) => [s.pid, s]));
+    const declared = new Set(inventory.programs.flatMap((p) => p.streams));
+    const streams: DetectedStream[] = inventory.pids.flatMap((p) => {
+      if (!declared.has(p.pid) || p.streamType === null) return [];
+      const klvPid = klvPids.get(p.pid);
+      const kind = klvPid !== undefined ? 'klv' : isVideoStreamType(p.streamType) ? 'video' : isAudioStreamType(p.streamType) ? 'audio' : 'data';
+      const codec = klvPid !== undefined && klvPid.standards.length > 0 ? klvPid.standards.join(', ') : (p.streamTypeName ?? 'unknown');
+      return [{ pid: p.pid, kind, streamType: p.streamType, codec, packets: p.packets, bitrate: perSecond(p.bytes) }];
+    });
     return {
       channelId,
       time: new Date().toISOString(),
@@ -128,9 +154,11 @@ class DetectionAnalysis {
       programs: inventory.programs,
       pids: inventory.pids.map((p) => ({ pid: p.pid, role: p.role, streamType: p.streamType, streamTypeName: p.streamTypeName, packets: p.packets, bitrate: perSecond(p.bytes) })),
       video: videoPid ? { pid: videoPid.pid, streamType: videoPid.streamType as number, codec: videoPid.streamTypeName ?? 'unknown', resolution: this.resolution } : null,
+      streams,
       klv: klv.map((s) => ({ pid: s.pid, carriage: s.carriage, standards: s.standards, packets: s.packets, rateHz: Math.round((s.packets / seconds) * 100) / 100, checksumFailures: s.checksumFailures })),
       errors: inventory.errorCounts,
       klvErrors,
+      problems: this.problems.build(),
       problem: problem ?? (this.bytes === 0 ? `nothing arrived in ${Math.round(elapsedMs)} ms` : null),
     };
   }
@@ -139,8 +167,11 @@ class DetectionAnalysis {
 function describe(d: StreamDetection): string {
   if (d.problem !== null) return d.problem;
   const video = d.video ? `${d.video.codec}${d.video.resolution ? ` ${d.video.resolution}` : ''}` : 'no video';
+  const audio = d.streams.filter((s) => s.kind === 'audio').map((s) => `${s.codec} PID ${s.pid}`);
+  const data = d.streams.filter((s) => s.kind === 'data').map((s) => `${s.codec} PID ${s.pid}`);
   const klv = d.klv.length === 0 ? 'no KLV' : d.klv.map((k) => `KLV PID ${k.pid} ${k.standards.join('/') || 'unknown'} ${k.rateHz} Hz`).join(', ');
-  return `${d.programs.length} program(s), ${d.pids.length} PID(s), ${video}, ${klv}, ${(d.bitrate / 1e6).toFixed(2)} Mb/s`;
+  const problems = d.problems.map((p) => `${p.count} ${p.type} (${p.severity})`);
+  return [`${d.programs.length} program(s), ${d.pids.length} PID(s), ${video}`, ...audio, ...data, klv, `${(d.bitrate / 1e6).toFixed(2)} Mb/s`, ...(problems.length > 0 ? [`problems: ${problems.join(', ')}`] : [])].join(', ');
 }
 
 function sleep(ms: number): Promise<void> {

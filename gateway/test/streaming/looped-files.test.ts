@@ -46,7 +46,7 @@ describe('short files looped by the streaming module', function () {
     { codec: 'hevc', pixelFormat: 'gbrp', transcoded: true },
   ];
   for (const { codec, pixelFormat, transcoded } of cases) {
-    it(`keeps a 1 s ${codec}${pixelFormat ? ` ${pixelFormat}` : ''} clip with KLV playing across four wraps: time stamps only forward, no continuity error, KLV with its PTS`, async function () {
+    it(`keeps a 1 s ${codec}${pixelFormat ? ` ${pixelFormat}` : ''} clip with KLV playing across four wraps: time stamps only forward, no continuity error, KLV with its PTS and its ST 0601 time going on`, async function () {
       const ffmpeg = ffmpegOrSkip(this);
       const dir = tempFolder('looped');
       const clip = makeClip(ffmpeg, dir, `loop-${codec}`, { codec, pixelFormat, seconds: 1, klv: true });
@@ -70,6 +70,12 @@ describe('short files looped by the streaming module', function () {
       expect(klv.length).to.be.greaterThan(75);
       expect(klv.every((m) => m.pts90kHz !== null)).to.equal(true);
       expect(stepsBack(klv.map((m) => m.pts90kHz as number))).to.equal(0);
+      // ST 0601 time goes on across the wraps too, moved with the PTS (their difference stays the file's), each checksum made again.
+      const micros = klv.map((m) => m.values.timestampMicros as number);
+      expect(stepsBack(micros)).to.equal(0);
+      expect(klv.filter((m) => m.checksumValid !== true)).to.deep.equal([]);
+      const timeAheadOfPts = klv.map((m, i) => micros[i] - Math.round(((m.pts90kHz as number) * 1000) / 90));
+      expect(Math.max(...timeAheadOfPts) - Math.min(...timeAheadOfPts)).to.be.at.most(1);
       const info = (await (await fetch(`${server.url}/info`)).json()) as Record<string, unknown>;
       expect(info).to.deep.include({ videoPassThrough: !transcoded, noPictureReason: null });
     });

@@ -11,8 +11,11 @@ import { SignInForm } from '../shared/sign-in-form.js';
 import { parseRoute, routeHash, type DashboardRoute } from './dashboard-route.js';
 import type { PageProps } from './page-props.js';
 import { CheckPage } from './pages/check-page.js';
+import { ComparePage } from './pages/compare-page.js';
 import { FilesPage } from './pages/files-page.js';
+import { KlvPacketsPage } from './pages/klv-packets-page.js';
 import { LivePage } from './pages/live-page.js';
+import { ProbeSessionPage } from './pages/probe-session-page.js';
 import { ReportPage } from './pages/report-page.js';
 import { RulesPage } from './pages/rules-page.js';
 import { FleetPage } from './pages/fleet-page.js';
@@ -97,8 +100,9 @@ export function DashboardApp() {
     <div class="dashboard">
       <nav class="top-nav">
         <span class="brand">klvscope</span>
-        <a href="#/files" class={route.page === 'files' || route.page === 'report' || route.page === 'check' ? 'active' : ''}>Files</a>
-        <a href="#/live" class={route.page === 'live' ? 'active' : ''}>Live</a>
+        <a href="#/files" class={route.page === 'files' || route.page === 'report' || route.page === 'check' || route.page === 'klv' ? 'active' : ''}>Files</a>
+        <a href="#/compare" class={route.page === 'compare' ? 'active' : ''}>Compare</a>
+        <a href="#/live" class={route.page === 'live' || route.page === 'probe-session' ? 'active' : ''}>Live</a>
         <a href="#/rules" class={route.page === 'rules' ? 'active' : ''}>Rules</a>
         <a href="#/fleet" class={route.page === 'fleet' ? 'active' : ''}>Fleet</a>
         <a href="/api/v1/openapi.json" target="_blank" rel="noreferrer">API</a>
@@ -121,8 +125,14 @@ function CurrentPage({ api, route, navigate }: PageProps) {
       return <ReportPage api={api} route={route} navigate={navigate} />;
     case 'check':
       return <CheckPage api={api} route={route} navigate={navigate} />;
+    case 'klv':
+      return <KlvPacketsPage api={api} route={route} navigate={navigate} />;
+    case 'compare':
+      return <ComparePage api={api} route={route} navigate={navigate} />;
     case 'live':
       return <LivePage api={api} route={route} navigate={navigate} />;
+    case 'probe-session':
+      return <ProbeSessionPage api={api} route={route} navigate={navigate} />;
     case 'rules':
       return <RulesPage api={api} route={route} navigate={navigate} />;
     case 'fleet':

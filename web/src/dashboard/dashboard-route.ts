@@ -10,7 +10,11 @@ export type DashboardRoute =
   | { page: 'files' }
   | { page: 'report'; filePath: string }
   | { page: 'check'; filePath: string; checkId: string }
+  | { page: 'klv'; filePath: string }
+  | { page: 'compare'; a: string; b: string }
   | { page: 'live' }
+  /** A hub's probe session in the live view (`#/live/probe/<sessionId>`). */
+  | { page: 'probe-session'; sessionId: string }
   | { page: 'rules' }
   | { page: 'fleet' };
 
@@ -21,10 +25,24 @@ export function parseRoute(hash: string): DashboardRoute {
   const checkId = params.get('check');
   if (path === 'report' && filePath !== null) return { page: 'report', filePath };
   if (path === 'check' && filePath !== null && checkId !== null) return { page: 'check', filePath, checkId };
+  if (path === 'klv' && filePath !== null) return { page: 'klv', filePath };
+  if (path === 'compare') return { page: 'compare', a: params.get('a') ?? '', b: params.get('b') ?? '' };
   if (path === 'live') return { page: 'live' };
+  const probeSession = /^live\/probe\/([^/]+)$/.exec(path);
+  const sessionId = probeSession === null ? null : decodedOrNull(probeSession[1]);
+  if (sessionId !== null) return { page: 'probe-session', sessionId };
   if (path === 'rules') return { page: 'rules' };
   if (path === 'fleet') return { page: 'fleet' };
   return { page: 'files' };
+}
+
+/** A fragment's part as the user meant it, or null when it is no valid percent-encoding. */
+function decodedOrNull(part: string): string | null {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return null;
+  }
 }
 
 export function routeHash(route: DashboardRoute): string {
@@ -35,8 +53,14 @@ export function routeHash(route: DashboardRoute): string {
       return `#/report?${new URLSearchParams({ file: route.filePath }).toString()}`;
     case 'check':
       return `#/check?${new URLSearchParams({ file: route.filePath, check: route.checkId }).toString()}`;
+    case 'klv':
+      return `#/klv?${new URLSearchParams({ file: route.filePath }).toString()}`;
+    case 'compare':
+      return `#/compare?${new URLSearchParams({ a: route.a, b: route.b }).toString()}`;
     case 'live':
       return '#/live';
+    case 'probe-session':
+      return `#/live/probe/${encodeURIComponent(route.sessionId)}`;
     case 'rules':
       return '#/rules';
     case 'fleet':

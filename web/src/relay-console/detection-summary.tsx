@@ -4,8 +4,7 @@ import type { StreamDetection } from './relay-api.js';
 
 export function DetectionSummary({ detection }: { detection: StreamDetection | undefined }) {
   if (detection === undefined) return <span class="muted">not detected</span>;
-  const transportErrors = Object.values(detection.errors).reduce((sum, n) => sum + n, 0);
-  const klvErrors = Object.values(detection.klvErrors).reduce((sum, n) => sum + n, 0);
+  const klvByPid = new Map(detection.klv.map((klv) => [klv.pid, klv]));
   return (
     <div class="detection" data-field="detection" data-time={detection.time}>
       <div class="detection-head">
@@ -20,13 +19,23 @@ export function DetectionSummary({ detection }: { detection: StreamDetection | u
           <li data-field="detection-programs">
             {detection.programs.length} program{detection.programs.length === 1 ? '' : 's'}, {detection.pids.length} PIDs
           </li>
-          <li data-field="detection-video">{detection.video === null ? 'no video' : `${detection.video.codec}${detection.video.resolution === null ? '' : ` ${detection.video.resolution}`} (PID ${detection.video.pid})`}</li>
-          {detection.klv.map((klv) => (
-            <li key={klv.pid} data-field="detection-klv">
-              {`KLV PID ${klv.pid}: ${klv.standards.join(', ') || 'unknown'}, ${klv.carriage}, ${klv.rateHz.toFixed(1)} Hz`}
+          {detection.video === null && <li data-field="detection-video">no video</li>}
+          {detection.streams.map((stream) => {
+            const klv = klvByPid.get(stream.pid);
+            if (stream.kind === 'video' && detection.video?.pid === stream.pid) {
+              return <li key={stream.pid} data-field="detection-video">{`${detection.video.codec}${detection.video.resolution === null ? '' : ` ${detection.video.resolution}`} (PID ${detection.video.pid})`}</li>;
+            }
+            if (klv !== undefined) {
+              return <li key={stream.pid} data-field="detection-klv">{`KLV PID ${klv.pid}: ${klv.standards.join(', ') || 'unknown'}, ${klv.carriage}, ${klv.rateHz.toFixed(1)} Hz`}</li>;
+            }
+            return <li key={stream.pid} data-field={`detection-${stream.kind}`}>{`${stream.codec} (PID ${stream.pid})`}</li>;
+          })}
+          {/* By type and severity, as inspect counts them: a legacy set's warnings are not errors. */}
+          {detection.problems.map((problem) => (
+            <li key={`${problem.source} ${problem.type} ${problem.severity}`} class={`finding-${problem.severity}`} data-field="detection-problems">
+              {`${problem.count} ${problem.type} (${problem.severity})`}
             </li>
           ))}
-          {(transportErrors > 0 || klvErrors > 0) && <li class="warning" data-field="detection-errors">{`${transportErrors} transport errors, ${klvErrors} KLV errors`}</li>}
         </ul>
       )}
     </div>

@@ -8,6 +8,7 @@ export interface PlatformPanelProps {
   bitrates: ReadonlyMap<string, StreamBitrates>;
   history: BitrateHistory;
   windowEndMs: number;
+  relayNowMs: number;
   detections: ReadonlyMap<string, StreamDetection>;
   /** Commands in flight, by `platform:ID` and `channel:ID`. */
   pending: ReadonlyMap<string, string>;
@@ -15,7 +16,7 @@ export interface PlatformPanelProps {
   onChannelCommand: (channelId: string, command: ChannelCommand) => void;
 }
 
-export function PlatformPanel({ platform, bitrates, history, windowEndMs, detections, pending, onPlatformCommand, onChannelCommand }: PlatformPanelProps) {
+export function PlatformPanel({ platform, bitrates, history, windowEndMs, relayNowMs, detections, pending, onPlatformCommand, onChannelCommand }: PlatformPanelProps) {
   const platformPending = pending.get(`platform:${platform.id}`);
   return (
     <section class="platform" data-platform-id={platform.id}>
@@ -41,6 +42,7 @@ export function PlatformPanel({ platform, bitrates, history, windowEndMs, detect
               <th>input → outputs</th>
               <th>state</th>
               <th>input bitrate, last minute</th>
+              <th>PIDs</th>
               <th>latest detection</th>
               <th />
             </tr>
@@ -53,6 +55,7 @@ export function PlatformPanel({ platform, bitrates, history, windowEndMs, detect
                 bitrates={bitrates.get(channel.channelId)}
                 points={history.get(channel.channelId) ?? []}
                 windowEndMs={windowEndMs}
+                relayNowMs={relayNowMs}
                 detection={detections.get(channel.channelId)}
                 pending={pending.get(`channel:${channel.channelId}`)}
                 onCommand={onChannelCommand}

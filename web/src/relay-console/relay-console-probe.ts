@@ -8,7 +8,7 @@ import type { RelayPlatform, ServerStatusRecord, StreamBitrates, StreamDetection
 
 export interface RelayConsoleProbe {
   signedIn: boolean;
-  /** Completed polls of GET /api/platforms and /api/bitrates. */
+  /** Messages of the feed (GET /api/events) taken in: one a second. */
   polls: number;
   platforms: RelayPlatform[];
   bitrates: StreamBitrates[];

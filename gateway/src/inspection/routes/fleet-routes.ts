@@ -53,7 +53,7 @@ const fleetSchema = z.object({
 
 const idParams = z.object({ id: z.string().check(z.regex(/^[0-9a-f-]{36}$/, 'must be a job or batch id (a UUID)')) });
 
-function fleetOf(deps: InspectionDeps): FleetLink {
+export function fleetOf(deps: InspectionDeps): FleetLink {
   if (deps.fleet === null) throw new FleetError('ERR_FLEET_DISABLED', 'this inspection service has no fleet: start it with --catalog postgres://… (docs/fleet.md)');
   return deps.fleet;
 }

@@ -17,11 +17,15 @@ import type { InspectionDeps } from '../inspection-deps.js';
 import { defineRoute, type RouteModule } from '../../http/service-route.js';
 import { requestedFile } from '../requested-file.js';
 import { API_PREFIX } from '../service-address.js';
+import type { ProbeSessionView } from '../../probe/probe-records.js';
+import { fleetOf } from './fleet-routes.js';
 
 const filePathBody = z.object({ filePath: z.string() });
 const liveBody = z.object({
   /** `udp://GROUP:PORT`, `udp://SOURCE@GROUP:PORT`, `udp://HOST:PORT` or `serial:///dev/ttyX?baud=N` (docs/live.md). */
   source: z.string().check(z.minLength(1), z.maxLength(2_048)),
+  /** On a hub: the probe to run the session on (docs/fleet.md "Probes"); it runs beside the probe's others, replacing none. */
+  probe: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
 });
 const idParams = z.object({ id: z.string().check(z.minLength(1), z.maxLength(128)) });
 const pageQuery = z.object({
@@ -61,6 +65,7 @@ export const sessionRoutes: RouteModule = (deps) => [
     status: 201,
     schemas: { body: liveBody },
     handle: async ({ body }) => {
+      if (body.probe !== undefined) return fleetOf(deps).probes.startSession(body.probe, body.source);
       const state = await deps.live.start(body.source);
       if (deps.fileSessions.active()) await stopFileSession(deps, 'replaced');
       return state;
@@ -95,7 +100,7 @@ export const sessionRoutes: RouteModule = (deps) => [
     path: '/sessions/:id',
     summary: 'session by identifier',
     schemas: { params: idParams },
-    handle: ({ params }) => deps.live.get(params.id) ?? sessionOf(deps, params.id),
+    handle: async ({ params }) => deps.live.get(params.id) ?? (await probeSession(deps, params.id)) ?? sessionOf(deps, params.id),
   }),
   defineRoute({
     method: 'GET',
@@ -120,6 +125,8 @@ export const sessionRoutes: RouteModule = (deps) => [
     handle: async ({ params, query }) => {
       const live = await deps.live.findings(params.id, { checkId: query.checkId, ...pageOf(query) });
       if (live) return { sessionId: params.id, total: live.total, findings: live.rows };
+      const probed = await deps.fleet?.probes.sessionFindings(params.id, { checkId: query.checkId, ...pageOf(query) });
+      if (probed) return { sessionId: params.id, total: probed.total, findings: probed.rows };
       const session = sessionOf(deps, params.id);
       const process = deps.rules.workflow().cached<ProcessPayload>(session.fileHash, 'process');
       if (!process) throw notReady(session, 'process');
@@ -145,6 +152,11 @@ export const sessionRoutes: RouteModule = (deps) => [
     },
   }),
 ];
+
+/** A session of one of the fleet's probes, on a hub; null elsewhere or when no probe ran `id`. */
+async function probeSession(deps: InspectionDeps, id: string): Promise<ProbeSessionView | null> {
+  return deps.fleet ? deps.fleet.probes.session(id) : null;
+}
 
 function sessionOf(deps: InspectionDeps, id: string): Workspace {
   const session = deps.fileSessions.get(id);

@@ -9,6 +9,7 @@ import * as z from 'zod/mini';
 import { RELAY_PLATFORMS_TABLE, canonicalTime, deleteRelayPlatform, getRelayChannel, getRelayPlatform, listRelayChannels, listRelayPlatforms, putRelayPlatform, type RelayPlatformRow } from '@klvscope/core/store';
 import { defineRoute } from '../../http/service-route.js';
 import { invalidFields, parsePart, type FieldProblem } from '../../http/request-validation.js';
+import { alarmLimitProblems } from '../alarm-limit-problems.js';
 import { channelLoops } from '../channel-loops.js';
 import { collectionQueryOf, collectionQuerySchema } from '../collection-query-params.js';
 import type { RelayContext, RelayRouteModule } from '../relay-context.js';
@@ -148,7 +149,8 @@ function writePlatforms(context: RelayContext, bodies: readonly PlatformBody[], 
       if (seen.has(channelId)) problems.push({ in: 'body', field, message: `'${channelId}' is given twice (also at ${seen.get(channelId)})` });
       else if (owner !== undefined && owner !== id) problems.push({ in: 'body', field, message: `'${channelId}' is a channel of the platform '${owner}'` });
       seen.set(channelId, field);
-      return { channelId, name: channel.name, input: channel.input, outputs: channel.outputs, enabled: channel.enabled, repack: channel.repack };
+      problems.push(...alarmLimitProblems(channel.alarms, `${where}channels[${c}].alarms`));
+      return { channelId, name: channel.name, input: channel.input, outputs: channel.outputs, enabled: channel.enabled, repack: channel.repack, alarms: channel.alarms };
     });
     return { body, id, channels, where };
   });

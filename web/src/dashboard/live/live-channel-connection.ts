@@ -34,6 +34,18 @@ export function liveChannelUrl(location: Location): string {
 }
 
 export function openLiveChannel(apiKey: string, listener: LiveChannelListener): LiveChannelConnection {
+  return openChannel(apiKey, (state) => listener.state(state), (client, failed) => [
+    client.subscription('findings', {}, { onData: trackedData<LiveFinding>((finding) => listener.finding(finding)), onError: failed('findings') }),
+    client.subscription('metadata', {}, { onData: trackedData<LiveMetadataPacket>((packet) => listener.metadata(packet)), onError: failed('metadata') }),
+    client.subscription('statistics', {}, { onData: trackedData<LiveStatistics>((reading) => listener.statistics(reading)), onError: failed('statistics') }),
+  ]);
+}
+
+/** What a page subscribes to on an open channel; `failed(name)` is the onError of subscription `name`. */
+export type ChannelSubscriptions = (client: ReturnType<typeof createTRPCUntypedClient>, failed: (what: string) => (error: Error) => void) => Array<{ unsubscribe(): void }>;
+
+/** The socket, its state as the page shows it, and the subscriptions `subscribe` makes on it; close() ends them all. */
+export function openChannel(apiKey: string, onState: (state: ChannelState) => void, subscribe: ChannelSubscriptions): LiveChannelConnection {
   let everOpened = false;
   let closed = false;
   const wsClient = createWSClient({
@@ -49,20 +61,16 @@ export function openLiveChannel(apiKey: string, listener: LiveChannelListener): 
     next: (connection) => {
       if (closed) return;
       const problem = connection.error ? connection.error.message : null;
-      if (connection.state === 'pending') listener.state({ state: 'open', problem: null });
-      else if (connection.state === 'connecting') listener.state({ state: everOpened ? 'reconnecting' : 'connecting', problem });
-      else listener.state({ state: 'closed', problem });
+      if (connection.state === 'pending') onState({ state: 'open', problem: null });
+      else if (connection.state === 'connecting') onState({ state: everOpened ? 'reconnecting' : 'connecting', problem });
+      else onState({ state: 'closed', problem });
     },
   });
   const failed = (what: string) => (error: Error) => {
-    if (!closed) listener.state({ state: 'closed', problem: `${what}: ${error.message}` });
+    if (!closed) onState({ state: 'closed', problem: `${what}: ${error.message}` });
   };
   // Tracked events arrive as { id, data }: the id is the channel's to resume from; the page needs the data.
-  const subscriptions = [
-    client.subscription('findings', {}, { onData: trackedData<LiveFinding>((finding) => listener.finding(finding)), onError: failed('findings') }),
-    client.subscription('metadata', {}, { onData: trackedData<LiveMetadataPacket>((packet) => listener.metadata(packet)), onError: failed('metadata') }),
-    client.subscription('statistics', {}, { onData: trackedData<LiveStatistics>((reading) => listener.statistics(reading)), onError: failed('statistics') }),
-  ];
+  const subscriptions = subscribe(client, failed);
   return {
     close() {
       closed = true;
@@ -74,6 +82,6 @@ export function openLiveChannel(apiKey: string, listener: LiveChannelListener): 
 }
 
 /** The untyped client hands over a tracked event as `{ id, data }` (the router's types live in the gateway). */
-function trackedData<T>(handle: (data: T) => void): (event: unknown) => void {
+export function trackedData<T>(handle: (data: T) => void): (event: unknown) => void {
   return (event) => handle((event as { data: T }).data);
 }

@@ -84,7 +84,7 @@ export function LiveFindingsList({ findings, total, byCheck, filter, onFilter }:
             </thead>
             <tbody>
               {newestFirst.map((finding) => (
-                <tr key={finding.seq} class="finding" data-severity={finding.severity} data-seq={finding.seq} data-check={finding.checkId} data-packet={finding.packetIndex}>
+                <tr key={rowKey(finding)} class="finding" data-severity={finding.severity} data-seq={finding.seq} data-check={finding.checkId} data-packet={finding.packetIndex}>
                   <td data-clock>{formatClockTime(finding.receivedAt ?? finding.emittedAt, { milliseconds: true })}</td>
                   <td class="number">{finding.t === null ? '—' : `${finding.t.toFixed(3)} s`}</td>
                   <td class="check">{finding.checkId}</td>
@@ -102,4 +102,9 @@ export function LiveFindingsList({ findings, total, byCheck, filter, onFilter }:
       )}
     </section>
   );
+}
+
+/** A probe's finding carries its catalog id: its `seq` starts again at 1 when a restarted probe resumes the session. */
+function rowKey(finding: LiveFinding & { id?: number }): string {
+  return finding.id === undefined ? `seq-${finding.seq}` : `id-${finding.id}`;
 }

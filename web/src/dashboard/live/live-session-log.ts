@@ -47,8 +47,12 @@ export class LiveSessionLog {
   }
 
   addMetadata(packet: LiveMetadataPacket): void {
+    this.addTrackPoint(frameKlvValues(packet.items));
+  }
+
+  /** A metadata packet already reduced to its positions and angles (a hub's probes send no more: the fleetTrack subscription). */
+  addTrackPoint(values: FrameKlvValues): void {
     this.metadataPackets++;
-    const values = frameKlvValues(packet.items);
     this.track.add(values);
     if (values.sensorLatitudeDeg !== null || values.frameCenterLatitudeDeg !== null) this.latest = values;
   }

@@ -1,14 +1,11 @@
 /**
  * The live channel for as long as the page is open: its events go into the
- * sessions' logs, and the page is drawn again at most every 100 ms (metadata
- * comes 30 times a second), which keeps a finding on screen well within a
- * second of its arrival.
+ * sessions' logs, and the page is drawn again soon after (redraw-cue.ts).
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { openLiveChannel, type ChannelState } from './live-channel-connection.js';
 import { LiveSessionLogs } from './live-session-log.js';
-
-const REDRAW_MS = 100;
+import { redrawCue } from './redraw-cue.js';
 
 export interface LiveChannelView {
   channel: ChannelState;
@@ -27,13 +24,10 @@ export function useLiveChannel(apiKey: string): LiveChannelView {
 
   useEffect(() => {
     const logs = logsRef.current;
-    let timer: ReturnType<typeof setTimeout> | null = null;
+    const redraw = redrawCue(() => setVersion((value) => value + 1));
     const changed = (sessionId: string): void => {
       setLatestSessionId(sessionId);
-      timer ??= setTimeout(() => {
-        timer = null;
-        setVersion((value) => value + 1);
-      }, REDRAW_MS);
+      redraw.changed();
     };
     const connection = openLiveChannel(apiKey, {
       finding: (finding) => {
@@ -51,7 +45,7 @@ export function useLiveChannel(apiKey: string): LiveChannelView {
       state: setChannel,
     });
     return () => {
-      if (timer !== null) clearTimeout(timer);
+      redraw.cancel();
       connection.close();
     };
   }, [apiKey]);

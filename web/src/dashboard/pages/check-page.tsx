@@ -16,6 +16,7 @@ import { formatPointValue } from '../check-view/point-value-format.js';
 import { CheckPlot } from '../check-view/check-plot.js';
 import { emptyCheckViewProbe, type CheckViewProbe } from '../check-view/check-view-probe.js';
 import { ViolationList } from '../check-view/violation-list.js';
+import { ShortcutHelp, useCheckShortcuts } from '../check-view/check-shortcuts.js';
 import { routeHash, type DashboardRoute } from '../dashboard-route.js';
 import { ErrorNotice } from '../error-notice.js';
 import type { PageProps } from '../page-props.js';
@@ -83,6 +84,8 @@ function LoadedCheck({ api, filePath, detail }: { api: PageProps['api']; filePat
     [columns, probe],
   );
 
+  const { helpOpen, closeHelp } = useCheckShortcuts(columns.violationRows, selectedRow, select);
+
   const onStreamTime = useCallback(
     (streamTimeS: number) => {
       probe.cursorTimeS = streamTimeS;
@@ -105,7 +108,9 @@ function LoadedCheck({ api, filePath, detail }: { api: PageProps['api']; filePat
         {limits.length > 0 && <>; {limits.map((limit) => limit.label).join(', ')}</>}
         {columns.unplaced > 0 && <>; {columns.unplaced} point(s) before the first PCR have no stream time and are not drawn</>}
         {detail.status === 'failed' && <p class="error">The check failed: {detail.error?.message}. Its points stop there.</p>}
+        <span class="check-keys-hint"> Keys: n / p next and previous violation, Space play, ? all keys.</span>
       </section>
+      {helpOpen && <ShortcutHelp onClose={closeHelp} />}
       <CheckPlot
         columns={columns}
         limits={limits}

@@ -7,28 +7,26 @@
  * one it started, or one a script started (seen first on the channel).
  */
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import 'leaflet/dist/leaflet.css';
-import { TrackMap } from '../../viewer/track-map.js';
 import type { DashboardRoute } from '../dashboard-route.js';
 import { ErrorNotice } from '../error-notice.js';
 import '../live/live.css';
-import { NO_FILTER, type FindingFilter } from '../live/finding-filter.js';
-import { LiveFindingsList } from '../live/live-findings-list.js';
 import { hasEnded, type LiveSessionState } from '../live/live-records.js';
+import { LiveSessionPanels } from '../live/live-session-panels.js';
 import { LiveSessionSummary } from '../live/live-session-summary.js';
 import { LiveSourceForm } from '../live/live-source-form.js';
-import { StatisticsCharts } from '../live/statistics-charts.js';
 import { useLiveChannel } from '../live/use-live-channel.js';
 import type { PageProps } from '../page-props.js';
+import type { ProbeSessionView } from '../probes/probe-wire.js';
+import { ProbesOverview, useProbes } from '../probes/probes-overview.js';
 
-export function LivePage({ api }: PageProps<Extract<DashboardRoute, { page: 'live' }>>) {
+export function LivePage({ api, navigate }: PageProps<Extract<DashboardRoute, { page: 'live' }>>) {
   const { channel, logs, version, latestSessionId } = useLiveChannel(api.apiKey);
+  const fleet = useProbes(api);
+  const onlineProbes = (fleet.data?.probes ?? []).filter((probe) => probe.online).map((probe) => probe.name);
   const [session, setSession] = useState<LiveSessionState | null>(null);
   const [busy, setBusy] = useState(false);
   const [formProblem, setFormProblem] = useState<Error | null>(null);
   const [loadProblem, setLoadProblem] = useState<Error | null>(null);
-  const [drawn, setDrawn] = useState({ platform: 0, frameCentre: 0 });
-  const [filter, setFilter] = useState<FindingFilter>(NO_FILTER);
 
   const loadActive = useCallback(async () => {
     try {
@@ -49,10 +47,16 @@ export function LivePage({ api }: PageProps<Extract<DashboardRoute, { page: 'liv
     if (latestSessionId !== null && latestSessionId !== session?.sessionId && !busy) void loadActive();
   }, [latestSessionId]);
 
-  const start = async (source: string) => {
+  const start = async (source: string, probe: string | null) => {
     setBusy(true);
     setFormProblem(null);
     try {
+      if (probe !== null) {
+        // A probe's session runs beside its others: the page goes to its live view.
+        const started = await api.post<ProbeSessionView>('/sessions/live', { source, probe });
+        navigate({ page: 'probe-session', sessionId: started.sessionId });
+        return;
+      }
       setSession(await api.post<LiveSessionState>('/sessions/live', { source }));
     } catch (error) {
       setFormProblem(error as Error);
@@ -81,25 +85,12 @@ export function LivePage({ api }: PageProps<Extract<DashboardRoute, { page: 'liv
   return (
     <div class="live-page" data-session={session?.sessionId ?? ''}>
       <h1>Live</h1>
-      <LiveSourceForm running={running} busy={busy} problem={formProblem} onStart={(source) => void start(source)} onStop={() => void stop()} />
+      <ProbesOverview polled={fleet} />
+      <LiveSourceForm running={running} busy={busy} problem={formProblem} probes={onlineProbes} onStart={(source, probe) => void start(source, probe)} onStop={() => void stop()} />
+      {fleet.data !== null && <h2 class="own-session">This service's own session</h2>}
       {loadProblem !== null && <ErrorNotice error={loadProblem} what="read the active session" />}
       <LiveSessionSummary session={session} status={status} channel={channel} />
-      {log !== null && (
-        <div class="live-grid">
-          <LiveFindingsList findings={log.findings} total={log.findingsCounted} byCheck={log.findingsByCheck} filter={filter} onFilter={setFilter} />
-          <section class="panel live-map" aria-label="map" data-platform-points={drawn.platform} data-frame-centre-points={drawn.frameCentre} data-metadata-packets={log.metadataPackets}>
-            <h2>KLV track</h2>
-            <TrackMap
-              track={log.track}
-              trackVersion={version}
-              current={log.latest}
-              tileUrl={null}
-              onDrawn={(platform, frameCentre) => setDrawn((old) => (old.platform === platform && old.frameCentre === frameCentre ? old : { platform, frameCentre }))}
-            />
-          </section>
-          <StatisticsCharts readings={log.statistics} version={version} />
-        </div>
-      )}
+      {log !== null && <LiveSessionPanels log={log} version={version} />}
     </div>
   );
 }

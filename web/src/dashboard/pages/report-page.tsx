@@ -6,7 +6,7 @@
  * inspect it here, with the same progress bar as the files page.
  */
 import '../report/report.css';
-import type { DashboardRoute } from '../dashboard-route.js';
+import { routeHash, type DashboardRoute } from '../dashboard-route.js';
 import { ErrorNotice } from '../error-notice.js';
 import { useInspectionJob } from '../files/inspection-job.js';
 import { InspectionProgress } from '../files/inspection-progress.js';
@@ -15,6 +15,7 @@ import { ChecksTable } from '../report/checks-table.js';
 import { InventoryPanel } from '../report/inventory-panel.js';
 import { KlvSummaryPanel } from '../report/klv-summary-panel.js';
 import { ProblemKindsPanel } from '../report/problem-kinds-panel.js';
+import { PsiTreePanel } from '../report/psi-tree-panel.js';
 import { loadReport, type FileReport } from '../report/report-api.js';
 import { TopViolationsPanel } from '../report/top-violations-panel.js';
 import { useApiData } from '../use-api-data.js';
@@ -59,13 +60,17 @@ function ReportView({ report, filePath, navigate }: { report: FileReport; filePa
           {failed} of {report.checks.length} checks fail, {warned} warn.
         </p>
         <p class="report-ids">
-          file hash <code>{report.fileHash}</code> · ingest run <code>{report.runId}</code>
+          file hash <code>{report.fileHash}</code> · ingest run <code>{report.runId}</code> ·{' '}
+          <a class="compare-with" href={routeHash({ page: 'compare', a: filePath, b: '' })}>
+            compare with another recording
+          </a>
         </p>
       </section>
       <ProblemKindsPanel report={report} filePath={filePath} />
       <ChecksTable filePath={filePath} checks={report.checks} navigate={navigate} />
       <InventoryPanel inventory={report.inventory} checks={report.checks} />
-      <KlvSummaryPanel klv={report.klv} />
+      <PsiTreePanel inventory={report.inventory} />
+      <KlvSummaryPanel klv={report.klv} filePath={filePath} />
       <TopViolationsPanel report={report} filePath={filePath} />
     </>
   );

@@ -1,9 +1,10 @@
 /** The KLV metadata of the file, per PID (the `analyze` stage's summary): carriage, standards, packets, checksum failures, time span and problems. */
 import type { KlvPidSummary } from '@klvscope/core/browser';
 import { formatTimestampMicros } from '../../viewer/klv-value-format.js';
+import { routeHash } from '../dashboard-route.js';
 import { pidLabel } from './pid-label.js';
 
-export function KlvSummaryPanel({ klv }: { klv: KlvPidSummary[] }) {
+export function KlvSummaryPanel({ klv, filePath }: { klv: KlvPidSummary[]; filePath: string }) {
   return (
     <section class="panel klv-summary">
       <h2>KLV metadata</h2>
@@ -49,6 +50,11 @@ export function KlvSummaryPanel({ klv }: { klv: KlvPidSummary[] }) {
             })}
           </tbody>
         </table>
+      )}
+      {klv.length > 0 && (
+        <p class="klv-packets-link">
+          <a href={routeHash({ page: 'klv', filePath })}>Every KLV packet, its items and its bytes in hex →</a>
+        </p>
       )}
     </section>
   );
