@@ -99,7 +99,11 @@ try {
           const body = request.method === 'GET' ? undefined : request.body;
           const response = await fetch(`${service.base}${request.target}`, { method: request.method, headers: request.headers, body, signal: AbortSignal.timeout(20_000) });
           status = response.status;
-          text = await response.text();
+          // A feed of server-sent events (the relay's GET /events) never ends: its status and type are the answer.
+          if (response.ok && response.headers.get('content-type')?.startsWith('text/event-stream') === true) {
+            await response.body?.cancel();
+            text = '';
+          } else text = await response.text();
         } catch (error) {
           result.defects.push(`${request.method} ${request.target.slice(0, 200)}: no answer (${(error as Error).message})`);
           continue;
