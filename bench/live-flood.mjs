@@ -7,6 +7,8 @@
 // (V8's heap against the array buffers outside it, from bench/memory-probe.mjs), and the session's
 // findings, records and what its REST surface keeps. --repo lets the same flood measure another checkout
 // (main) for a before/after comparison; --node-option passes a flag to the service's node (repeatable).
+// --bundle runs the built command (gateway/bin/klvscope.cjs, after `npm run build`) as a user runs it,
+// without tsx's compiler in the process.
 import { spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -18,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { freeUdpPort } from '../test-support/free-udp-port.ts';
 import { hostileDatagrams } from '../test-support/hostile-datagrams.ts';
 
-const { values } = parseArgs({ options: { repo: { type: 'string' }, seconds: { type: 'string', default: '25' }, rate: { type: 'string', default: '20000' }, 'node-option': { type: 'string', multiple: true, default: [] } } });
+const { values } = parseArgs({ options: { repo: { type: 'string' }, seconds: { type: 'string', default: '25' }, rate: { type: 'string', default: '20000' }, 'node-option': { type: 'string', multiple: true, default: [] }, bundle: { type: 'boolean', default: false } } });
 const repo = resolve(values.repo ?? join(dirname(fileURLToPath(import.meta.url)), '..'));
 const seconds = Number(values.seconds);
 const rate = Number(values.rate);
@@ -29,7 +31,8 @@ const dataDir = mkdtempSync(join(tmpdir(), 'klvscope-live-flood-'));
 const tsx = import.meta.resolve('tsx');
 const probeFile = join(dataDir, '..', `${dataDir.split('/').pop()}-memory.jsonl`);
 const probe = join(dirname(fileURLToPath(import.meta.url)), 'memory-probe.mjs');
-const server = spawn(process.execPath, [...values['node-option'], '--import', probe, '--conditions=source', '--import', tsx, join(repo, 'gateway/src/cli/main.ts'), 'serve', '--data-dir', dataDir, '--port', '0'], {
+const command = values.bundle ? [join(repo, 'gateway/bin/klvscope.cjs')] : ['--conditions=source', '--import', tsx, join(repo, 'gateway/src/cli/main.ts')];
+const server = spawn(process.execPath, [...values['node-option'], '--import', probe, ...command, 'serve', '--data-dir', dataDir, '--port', '0'], {
   cwd: repo,
   env: { PATH: process.env.PATH, KLVSCOPE_MEMORY_PROBE: probeFile, ...(process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {}) },
   stdio: ['ignore', 'pipe', 'ignore'],
@@ -81,7 +84,7 @@ try {
   const rest = await call('GET', `/sessions/${session.sessionId}/findings?limit=1`);
   const stopped = await call('DELETE', '/sessions/active');
   const afterStop = rssMb();
-  console.log(`live flood on ${repo}${values['node-option'].length > 0 ? ` (node ${values['node-option'].join(' ')})` : ''}`);
+  console.log(`live flood on ${repo}${values.bundle ? ' (the bundle)' : ' (the sources through tsx)'}${values['node-option'].length > 0 ? ` (node ${values['node-option'].join(' ')})` : ''}`);
   console.log(`  sent ${sent} datagrams in ${sendSeconds.toFixed(1)} s (${Math.round(sent / sendSeconds)}/s); the session received ${state.received.chunks}, socket drops ${state.received.socketDrops}, application loss ${state.received.applicationLoss}`);
   console.log(`  RSS: ${before.toFixed(0)} MB before, ${peak.toFixed(0)} MB at peak, ${atEnd.toFixed(0)} MB when the feed stopped, ${after.toFixed(0)} MB 5 s later, ${afterStop.toFixed(0)} MB after Stop`);
   const samples = existsSync(probeFile) ? readFileSync(probeFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line)) : [];
