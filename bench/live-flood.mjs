@@ -1,14 +1,17 @@
-// `npm run bench:live-flood [-- --repo PATH --seconds 25 --rate 20000]`: issue 35's flood, full size.
+// `npm run bench:live-flood [-- --repo PATH --seconds 25 --rate 20000 --node-option FLAG ...]`: issue 35's flood, full size.
 // `klvscope serve` (from the TypeScript sources of --repo, default this one, through tsx) runs a live
 // session on udp://127.0.0.1:PORT; this process sends it hostile datagrams (test-support/hostile-datagrams.ts:
 // random bytes of every size up to 65,000, sync byte and noise, changed TS, RTP over short TS, clean TS)
 // at --rate a second for --seconds, to 127.0.0.1 only. Printed: the datagrams sent, the service's RSS
-// (VmRSS of /proc/PID/status) before, at its peak and 5 s after the feed stopped, and the session's
+// (VmRSS of /proc/PID/status) before, at its peak and 5 s after the feed stopped, where the peak was
+// (V8's heap against the array buffers outside it, from bench/memory-probe.mjs), and the session's
 // findings, records and what its REST surface keeps. --repo lets the same flood measure another checkout
-// (main) for a before/after comparison.
+// (main) for a before/after comparison; --node-option passes a flag to the service's node (repeatable).
+// --bundle runs the built command (gateway/bin/klvscope.cjs, after `npm run build`) as a user runs it,
+// without tsx's compiler in the process.
 import { spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -17,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { freeUdpPort } from '../test-support/free-udp-port.ts';
 import { hostileDatagrams } from '../test-support/hostile-datagrams.ts';
 
-const { values } = parseArgs({ options: { repo: { type: 'string' }, seconds: { type: 'string', default: '25' }, rate: { type: 'string', default: '20000' } } });
+const { values } = parseArgs({ options: { repo: { type: 'string' }, seconds: { type: 'string', default: '25' }, rate: { type: 'string', default: '20000' }, 'node-option': { type: 'string', multiple: true, default: [] }, bundle: { type: 'boolean', default: false } } });
 const repo = resolve(values.repo ?? join(dirname(fileURLToPath(import.meta.url)), '..'));
 const seconds = Number(values.seconds);
 const rate = Number(values.rate);
@@ -26,9 +29,12 @@ const POOL = 20_000;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'klvscope-live-flood-'));
 const tsx = import.meta.resolve('tsx');
-const server = spawn(process.execPath, ['--conditions=source', '--import', tsx, join(repo, 'gateway/src/cli/main.ts'), 'serve', '--data-dir', dataDir, '--port', '0'], {
+const probeFile = join(dataDir, '..', `${dataDir.split('/').pop()}-memory.jsonl`);
+const probe = join(dirname(fileURLToPath(import.meta.url)), 'memory-probe.mjs');
+const command = values.bundle ? [join(repo, 'gateway/bin/klvscope.cjs')] : ['--conditions=source', '--import', tsx, join(repo, 'gateway/src/cli/main.ts')];
+const server = spawn(process.execPath, [...values['node-option'], '--import', probe, ...command, 'serve', '--data-dir', dataDir, '--port', '0'], {
   cwd: repo,
-  env: { PATH: process.env.PATH },
+  env: { PATH: process.env.PATH, KLVSCOPE_MEMORY_PROBE: probeFile, ...(process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {}) },
   stdio: ['ignore', 'pipe', 'ignore'],
 });
 const rssMb = () => {
@@ -78,12 +84,16 @@ try {
   const rest = await call('GET', `/sessions/${session.sessionId}/findings?limit=1`);
   const stopped = await call('DELETE', '/sessions/active');
   const afterStop = rssMb();
-  console.log(`live flood on ${repo}`);
+  console.log(`live flood on ${repo}${values.bundle ? ' (the bundle)' : ' (the sources through tsx)'}${values['node-option'].length > 0 ? ` (node ${values['node-option'].join(' ')})` : ''}`);
   console.log(`  sent ${sent} datagrams in ${sendSeconds.toFixed(1)} s (${Math.round(sent / sendSeconds)}/s); the session received ${state.received.chunks}, socket drops ${state.received.socketDrops}, application loss ${state.received.applicationLoss}`);
   console.log(`  RSS: ${before.toFixed(0)} MB before, ${peak.toFixed(0)} MB at peak, ${atEnd.toFixed(0)} MB when the feed stopped, ${after.toFixed(0)} MB 5 s later, ${afterStop.toFixed(0)} MB after Stop`);
+  const samples = existsSync(probeFile) ? readFileSync(probeFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line)) : [];
+  const top = samples.reduce((best, sample) => (sample.rss > (best?.rss ?? 0) ? sample : best), null);
+  if (top) console.log(`  at the peak sample: RSS ${top.rss} MB = V8 heap ${top.heapTotal} MB (${top.heapUsed} used) + array buffers ${top.arrayBuffers} MB + other external ${(top.external - top.arrayBuffers).toFixed(1)} MB + the rest (code, allocator) ${(top.rss - top.heapTotal - top.external).toFixed(1)} MB`);
   console.log(`  findings ${stopped.counts.findings}, records ${stopped.counts.records ?? '(none: one per finding)'}, kept by REST ${rest.total}; by check ${JSON.stringify(stopped.counts.byCheck)}`);
 } finally {
   server.kill('SIGTERM');
   await new Promise((done) => (server.exitCode === null ? server.once('exit', done) : done()));
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(probeFile, { force: true });
 }

@@ -6,8 +6,9 @@
  * or unprivileged user namespaces; tests call privateNetworkUnavailableReason
  * first and skip with its message.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { repoRoot } from './fixtures.js';
+import { probeUnshare, type UnshareProbe } from './unshare-variant.js';
 
 export interface PrivateNetworkRun {
   /** null when the script was killed (timeout). */
@@ -20,24 +21,14 @@ export interface PrivateNetworkRun {
 /** The namespace's network: loopback up, 224.0.0.0/4 routed to it; then the command given as arguments. */
 const SETUP = 'ip link set lo up && ip route add 224.0.0.0/4 dev lo && exec "$@"';
 
-/** unshare arguments that give a network namespace: as root directly, else inside a user namespace that maps us to root. */
-const UNSHARE_VARIANTS: readonly (readonly string[])[] = [['--net'], ['--user', '--map-root-user', '--net']];
-
 /** tsx by absolute URL, as the CLI tests use it. */
 const tsx = import.meta.resolve('tsx');
 
-let probed: { variant: readonly string[] | null; reason: string | null } | null = null;
+let probed: UnshareProbe | null = null;
 
-function probe(): { variant: readonly string[] | null; reason: string | null } {
-  if (probed) return probed;
-  const failures: string[] = [];
-  for (const variant of UNSHARE_VARIANTS) {
-    const result = spawnSync('unshare', [...variant, 'sh', '-c', SETUP, 'sh', 'true'], { encoding: 'utf8', timeout: 10_000 });
-    if (result.status === 0) return (probed = { variant, reason: null });
-    const why = result.error ? result.error.message : (result.stderr || `exit code ${result.status}`).trim();
-    failures.push(`unshare ${variant.join(' ')}: ${why}`);
-  }
-  return (probed = { variant: null, reason: `no private network namespace (needs root or user namespaces, and iproute2): ${failures.join('; ')}` });
+function probe(): UnshareProbe {
+  probed ??= probeUnshare(['--net'], ['sh', '-c', SETUP, 'sh', 'true'], 'private network namespace (needs root or user namespaces, and iproute2)');
+  return probed;
 }
 
 /** Why a private network namespace cannot be made here (a message for `this.skip()`), or null when it can. */

@@ -19,6 +19,14 @@ import { packetLayoutOf, Replay, type DatagramOutput, type PacketInput } from '.
 const PACKETS_PER_CHUNK = 7;
 /** Chunks delivered but not yet taken by the consumer, at most (about 1.2 MB): then the pacing waits. */
 const MAX_QUEUED_CHUNKS = 1024;
+/**
+ * Late chunks delivered in a row before the event loop gets a turn. A late
+ * chunk is delivered at once, and the replay and the consumer then pass
+ * chunks to each other in microtasks only: on a machine too busy to keep up,
+ * that never ends, and timers, sockets and the other services starve (the
+ * soak's service froze and ran out of memory so).
+ */
+const LATE_CHUNKS_BETWEEN_TURNS = 16;
 
 export interface PacedTsSourceOptions {
   /** Starts again at the end, the clock running on (default false). */
@@ -63,6 +71,7 @@ class PacedTsSource implements LiveSource, DatagramOutput {
   private wakeConsumer: (() => void) | null = null;
   private wakeProducer: (() => void) | null = null;
   private lastChunkAt: number | null = null;
+  private lateInARow = 0;
 
   constructor(
     readonly url: string,
@@ -80,8 +89,14 @@ class PacedTsSource implements LiveSource, DatagramOutput {
   send(length: number, dueMs: number): Promise<void> | null {
     const chunk = this.buffer.slice(0, length);
     const waitMs = dueMs - performance.now();
-    if (waitMs > 0) return delay(waitMs).then(() => this.deliver(chunk, dueMs) ?? undefined);
-    return this.deliver(chunk, dueMs);
+    if (waitMs > 0) {
+      this.lateInARow = 0;
+      return delay(waitMs).then(() => this.deliver(chunk, dueMs) ?? undefined);
+    }
+    const full = this.deliver(chunk, dueMs);
+    if (full !== null || ++this.lateInARow < LATE_CHUNKS_BETWEEN_TURNS) return full;
+    this.lateInARow = 0;
+    return new Promise((resolve) => setImmediate(resolve));
   }
 
   stats(): LiveSourceStats {

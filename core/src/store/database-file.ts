@@ -115,7 +115,13 @@ export class DatabaseFile {
     // export() reopens the database inside sql.js, which restarts the count of changes: read it afterwards.
     this.#changesAtSave = totalChanges(this.db);
     this.#unsaved = false;
-    const written = this.#saving.then(() => writeFileAtomic(this.path, bytes));
+    const written = this.#saving
+      .then(() => writeFileAtomic(this.path, bytes))
+      .catch((error: unknown) => {
+        // The file on disk lacks this snapshot: the next saveIfChanged must write again, changed rows or not.
+        this.#unsaved = true;
+        throw diskFullError(error, this.label, this.path) ?? error;
+      });
     this.#saving = written.catch(() => undefined); // one failed save does not block the next
     return written;
   }
@@ -139,6 +145,18 @@ export class DatabaseFile {
     await this.#saving;
     db.close();
   }
+}
+
+/** A save refused for want of space, as the store's error naming the folder and the file (issue 35: a full disk says so). */
+function diskFullError(error: unknown, label: string, path: string): StoreError | null {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code !== 'ENOSPC' && code !== 'EDQUOT') return null;
+  return new StoreError(
+    'ERR_STORE_DISK_FULL',
+    `the disk holding ${dirname(path)} is full (${code}): ${label} was not saved; its previous file is intact, and it is saved again once there is space`,
+    { label, path, folder: dirname(path), reason: code },
+    { cause: error },
+  );
 }
 
 function totalChanges(db: Database): number {

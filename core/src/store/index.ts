@@ -32,11 +32,12 @@ export { createRunObservationWriter, type RunObservationWriter, type RunObservat
 export { createRunPointWriter, type RunPointWriter } from './run-point-writer.js';
 export {
   liveDatabasePath,
+  livePartsFolder,
   openLiveDatabase,
+  DEFAULT_LIVE_PART_ROWS,
+  LiveSessionDatabase,
   type LiveDatabaseOptions,
-  appendLiveRows,
-  readLiveFindings,
-  readLiveMetadata,
+  type LiveRowLimits,
   type LiveRowPage,
 } from './live-session-database.js';
 export { putFile, getFile, hasFileOfSize, putFileRecord, getFileRecord, fileFrom, fileRecordFrom, type FileRow, type FileRecordRow } from './catalog-files.js';

@@ -19,6 +19,8 @@ export type StoreErrorCode =
   | 'ERR_STORE_INVALID_ID'
   /** The store or database was used after close(). */
   | 'ERR_STORE_CLOSED'
+  /** The disk a database is saved to is full (ENOSPC, EDQUOT): nothing was replaced; a later save writes again. */
+  | 'ERR_STORE_DISK_FULL'
   /** The catalog's database server cannot be reached (down, restarting, refusing connections): retry later. */
   | 'ERR_CATALOG_UNAVAILABLE';
 

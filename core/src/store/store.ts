@@ -11,7 +11,7 @@ import { markRunningRunsInterrupted, retireIngestRun } from './catalog-ingest-ru
 import { DataFolderLock } from './data-folder-lock.js';
 import { defaultDataDir } from './data-dir.js';
 import { DatabaseFile } from './database-file.js';
-import { openLiveDatabase, type LiveDatabaseOptions } from './live-session-database.js';
+import { openLiveDatabase, type LiveDatabaseOptions, type LiveSessionDatabase } from './live-session-database.js';
 import { DatabaseCache, type DatabaseLease, type LeaseFlags } from './database-cache.js';
 import { deleteStoredRun, runFolderPath, RUNS_FOLDER, StoredRun, type RunPartOptions, type StoredRunOptions } from './stored-run.js';
 import { StoreError } from './store-error.js';
@@ -39,13 +39,13 @@ export class Store {
   ) {
     this.runs = new DatabaseCache<StoredRunOptions, StoredRun>((runId, options) => StoredRun.open(dataDir, runId, { ...runParts, ...options }));
     // Only ended sessions are read through it: their databases exist, nothing is created.
-    this.liveSessions = new DatabaseCache<object>((sessionId) => openLiveDatabase(dataDir, sessionId));
+    this.liveSessions = new DatabaseCache<object, LiveSessionDatabase>((sessionId) => openLiveDatabase(dataDir, sessionId));
   }
 
   /** The runs kept open (see leaseRun). */
   private readonly runs: DatabaseCache<StoredRunOptions, StoredRun>;
   /** The databases of ended live sessions kept open (see readLiveDatabase). */
-  private readonly liveSessions: DatabaseCache<object>;
+  private readonly liveSessions: DatabaseCache<object, LiveSessionDatabase>;
 
   /**
    * Takes the data folder (creating it if needed), opens and migrates the
@@ -119,7 +119,7 @@ export class Store {
   }
 
   /** Opens (or with `create`, makes) a live session's database (live-session-database.ts); the caller saves and closes it. */
-  openLiveDatabase(sessionId: string, options?: LiveDatabaseOptions): Promise<DatabaseFile> {
+  openLiveDatabase(sessionId: string, options?: LiveDatabaseOptions): Promise<LiveSessionDatabase> {
     this.assertOpen();
     return openLiveDatabase(this.dataDir, sessionId, options);
   }
@@ -129,9 +129,15 @@ export class Store {
    * the run databases are (its session wrote it and closed it; nothing writes
    * it any more). The active session's database is its session's own.
    */
-  async readLiveDatabase<T>(sessionId: string, read: (db: SqlDatabase) => T): Promise<T> {
+  async readLiveDatabase<T>(sessionId: string, read: (database: LiveSessionDatabase) => Promise<T>): Promise<T> {
     this.assertOpen();
-    return this.liveSessions.read(sessionId, (database) => read(database.db));
+    // Leased for the whole read: a page may open the session's parts from disk.
+    const lease = await this.liveSessions.lease(sessionId);
+    try {
+      return await read(lease.database);
+    } finally {
+      lease.release();
+    }
   }
 
   /** Saves the catalog, closes it and releases the data folder; closes the databases it keeps open. Those opened with openRun or openLiveDatabase are their openers' to close. */

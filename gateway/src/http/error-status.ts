@@ -85,6 +85,8 @@ export const ERROR_STATUS: Readonly<Record<string, ErrorStatus>> = Object.freeze
   ERR_CATALOG_UNAVAILABLE: 503,
   // 503 too: the service lacks a tool (ffmpeg) for this request; installing it is the fix.
   ERR_PLAYBACK_TRANSCODER_UNAVAILABLE: 503,
+  // 503 too: the data folder's disk is full; the request may be retried once space is freed.
+  ERR_STORE_DISK_FULL: 503,
   // 503 too: a probe did not carry out a command in time; it may be busy or cut off from the database.
   ERR_PROBE_NO_ANSWER: 503,
 });

@@ -8,6 +8,7 @@
 import { installFleetCopies } from './fleet-copies.js';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type RequestListener, type Server } from 'node:http';
+import { createLimitedServer, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from '../http/connection-limits.js';
 import { join } from 'node:path';
 import { type AnyCheck } from '@klvscope/core';
 import { Store, defaultDataDir } from '@klvscope/core/store';
@@ -54,6 +55,8 @@ export interface InspectionServerOptions {
   /** Where KLVSCOPE_API_KEY and KLVSCOPE_DATA_DIR are read (default process.env). */
   env?: NodeJS.ProcessEnv;
   bodyLimitBytes?: number;
+  /** Timeouts and caps of its connections (connection-limits.ts); tests make them small. */
+  connectionLimits?: Partial<ConnectionLimits>;
   /** Service log (pino JSON lines); default: warnings and errors on stderr. */
   log?: { level?: ServiceLogLevel; stream?: { write(line: string): void } };
   /** Route files mounted after the built-in ones. */
@@ -128,7 +131,7 @@ export async function createInspectionServer(options: InspectionServerOptions = 
       clientErrorHandler: answerClientError,
       serverFactory: (fastifyHandler) => {
         handler = fastifyHandler;
-        return createServer(handler);
+        return createLimitedServer(handler, { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits });
       },
     });
     // Loaded only for a fleet: a single node never loads the PostgreSQL client.

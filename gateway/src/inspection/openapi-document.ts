@@ -53,9 +53,13 @@ const ERROR_RESPONSES: Readonly<Record<string, string>> = {
 /** Media types of the raw dataset exports (`format` query parameter), without their parameters. */
 const DATASET_CONTENT_TYPES = Object.values(DATASET_MEDIA_TYPES).map((type) => type.split(';')[0]);
 
-export function buildOpenApiDocument(routes: readonly InspectionRoute[], version: string): JsonSchema {
+/**
+ * `scope` 'every route' describes the whole interface in the same form: not
+ * published (docs/rest.md is the reference), what the fuzz tests make requests from.
+ */
+export function buildOpenApiDocument(routes: readonly InspectionRoute[], version: string, scope: 'automation' | 'every route' = 'automation'): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const route of routes.filter(isAutomationRoute)) {
+  for (const route of scope === 'automation' ? routes.filter(isAutomationRoute) : routes) {
     const path = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
     (paths[path] ??= {})[route.method.toLowerCase()] = operationOf(route);
   }

@@ -7,8 +7,9 @@
  * is (a single fault reads as before, at its packet); the rest of that
  * second become one record when the second ends, carrying their number
  * (`count`), the position of the first of them and the arrival of the last.
- * So a kind of finding gives at most two records a second, and the counts of
- * the records add up to the findings exactly.
+ * So a kind of finding gives at most two records a second (and one more per
+ * silence of the feed within it, when the repeats so far are published), and
+ * the counts of the records add up to the findings exactly.
  *
  * Noise reads as packets of every PID, so the kinds of a second are bounded
  * too: past MAX_KINDS_PER_SECOND, a new kind's occurrences go into one record
@@ -87,6 +88,19 @@ export class FindingCoalescer {
     if (second <= this.second) return;
     this.close();
     this.second = second;
+  }
+
+  /**
+   * Publishes the repeats held so far (the feed went silent), keeping the
+   * open second's kinds: a long pause of the event loop can look like
+   * silence while the second goes on, and its kinds stay bounded.
+   */
+  publishRepeats(): void {
+    for (const kind of [...this.open.values(), ...this.others.values()]) {
+      if (kind.rest === null) continue;
+      this.publish(kind.rest);
+      kind.rest = null;
+    }
   }
 
   /** Publishes the repeats of the open second and forgets it. */

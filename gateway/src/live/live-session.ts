@@ -267,8 +267,9 @@ export class LiveSession {
       this.endStatus = 'failed';
       void this.source.close();
     }
-    // Silence: no chunk of the open second is still queued.
-    this.coalescer.close();
+    this.coalescer.publishRepeats();
+    // What happens from now until bytes come again (a source event, no data) happens now, not at the last bytes' arrival.
+    this.arrival = null;
   }
 
   private tick(): void {

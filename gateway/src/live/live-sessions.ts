@@ -8,20 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type AnyCheck, type Logger } from '@klvscope/core';
-import {
-  appendLiveRows,
-  getSession,
-  listSessions,
-  putSession,
-  readLiveFindings,
-  readLiveMetadata,
-  touchRecentSource,
-  type DatabaseFile,
-  type LiveRowPage,
-  type SessionRow,
-  type SqlDatabase,
-  type Store,
-} from '@klvscope/core/store';
+import { getSession, listSessions, putSession, touchRecentSource, type LiveRowPage, type LiveSessionDatabase, type SessionRow, type Store } from '@klvscope/core/store';
 import { WorkflowError } from '@klvscope/core/workflow';
 import { isSerialSourceUrl, type LiveSource } from '@klvscope/adapters';
 import type { LiveFinding, LiveMetadataPacket, LiveSessionState, LiveSessionStatus } from './live-records.js';
@@ -31,9 +18,10 @@ import { Waiters } from './waiters.js';
 /**
  * What a live session's database keeps (docs/live.md, retention): the latest
  * 20,000 finding records, none published more than 24 hours ago, and the
- * latest 20,000 metadata packets. A second gives at most about 280 records
- * (finding-coalescer.ts), so even a feed of noise keeps its last minutes; a
- * feed with a few kinds of trouble keeps hours. The counters count everything.
+ * latest 20,000 metadata packets (on disk, in parts: up to a part more).
+ * A second gives at most about 280 records (finding-coalescer.ts), so even
+ * a feed of noise keeps its last minutes; a feed with a few kinds of
+ * trouble keeps hours. The counters count everything.
  */
 export const LIVE_RETENTION = { findings: 20_000, findingsMaxAgeMs: 24 * 3_600_000, metadata: 20_000 } as const;
 
@@ -52,7 +40,7 @@ export interface LiveSessionsOptions {
 
 export class LiveSessions {
   private current: LiveSession | null = null;
-  private database: DatabaseFile | null = null;
+  private database: LiveSessionDatabase | null = null;
   private persistTimer: NodeJS.Timeout | null = null;
   /** Saves run one after another: a save never overlaps the next. */
   private saving: Promise<void> = Promise.resolve();
@@ -108,7 +96,7 @@ export class LiveSessions {
       await source.close();
       throw error;
     }
-    let database: DatabaseFile;
+    let database: LiveSessionDatabase;
     try {
       database = await this.options.store.openLiveDatabase(session.id, { create: true });
     } catch (error) {
@@ -157,12 +145,12 @@ export class LiveSessions {
 
   /** A live session's findings so far, in arrival order; null when `id` is no live session. */
   findings(id: string, query: { checkId?: string; limit: number; offset: number }): Promise<LiveRowPage<LiveFinding> | null> {
-    return this.readDatabase(id, (db) => readLiveFindings<LiveFinding>(db, query));
+    return this.readDatabase(id, (database) => database.findings<LiveFinding>(query));
   }
 
   /** A live session's metadata packets so far; null when `id` is no live session. */
   metadata(id: string, query: { limit: number; offset: number }): Promise<LiveRowPage<LiveMetadataPacket> | null> {
-    return this.readDatabase(id, (db) => readLiveMetadata<LiveMetadataPacket>(db, query));
+    return this.readDatabase(id, (database) => database.metadata<LiveMetadataPacket>(query));
   }
 
   /** Resolves with the latest session once it is not `known` (a newer one started), or null when the signal aborts. */
@@ -179,21 +167,21 @@ export class LiveSessions {
     await this.stopActive('stopped');
   }
 
-  private async readDatabase<T>(id: string, read: (db: SqlDatabase) => T): Promise<T | null> {
+  private async readDatabase<T>(id: string, read: (database: LiveSessionDatabase) => Promise<T>): Promise<T | null> {
     // The session's own database until stopActive has written its last rows and let it go: the
     // store's copy, kept open for later pages, must be read from the finished file.
     const session = this.current;
     if (session?.id === id && this.database) {
       this.writeRows(session, this.database);
-      return read(this.database.db);
+      return read(this.database);
     }
     if (!this.get(id)) return null;
     return this.options.store.readLiveDatabase(id, read);
   }
 
-  private writeRows(session: LiveSession, database: DatabaseFile): void {
+  private writeRows(session: LiveSession, database: LiveSessionDatabase): void {
     const { findings, metadata } = session.takeUnsaved();
-    appendLiveRows(database.db, findings, metadata, { ...LIVE_RETENTION, nowMs: Date.now() });
+    database.append(findings, metadata);
   }
 
   /** Writes the session's new rows and saves its database (queued behind any save in progress). */
@@ -202,7 +190,7 @@ export class LiveSessions {
     if (!database || this.current !== session) return this.saving;
     return this.queueSave('the live session', session.id, async () => {
       this.writeRows(session, database);
-      await database.saveIfChanged();
+      await database.save({ ...LIVE_RETENTION, nowMs: Date.now() });
     });
   }
 

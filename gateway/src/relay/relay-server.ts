@@ -5,6 +5,7 @@
  * routes as data validated by their zod schemas), the docs page over the
  * OpenAPI document made from those routes, and the console at `/`.
  */
+import { createLimitedServer, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from '../http/connection-limits.js';
 import { fastify, type FastifyInstance } from 'fastify';
 import { APP_VERSION } from '../app-version.js';
 import { installApiKeyGuard } from '../http/api-key-guard.js';
@@ -39,10 +40,12 @@ export interface RelayAppOptions {
   docs: Map<string, DocsFile> | null;
   /** The built relay console (web/dist/relay-console); null: `/` says how to build it. */
   console: StaticFiles | null;
+  /** Timeouts and caps of its connections (connection-limits.ts). */
+  connectionLimits?: Partial<ConnectionLimits>;
 }
 
 export function createRelayApp(context: RelayContext, options: RelayAppOptions): { app: FastifyInstance; routes: readonly InspectionRoute[] } {
-  const app = fastify(serviceFastifyOptions(BODY_LIMIT_BYTES));
+  const app = fastify({ ...serviceFastifyOptions(BODY_LIMIT_BYTES), serverFactory: (handler) => createLimitedServer(handler, { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits }) });
   const loopback = isLoopbackHost(options.host);
   // On loopback, reads are open to the machine's own users; bound to a network address, only health answers without the key.
   const routes = RELAY_ROUTE_MODULES.flatMap((module) => module(context)).map((route) => ({ ...route, public: route.public === true && (loopback || route.path === '/health') }));

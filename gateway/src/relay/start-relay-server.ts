@@ -6,6 +6,7 @@
  * at start and at stop; the channels running at the last stop start again.
  * The composition root of the relay: `klvscope relay` calls it.
  */
+import type { ConnectionLimits } from '../http/connection-limits.js';
 import { defaultDataDir, openRelayDatabase } from '@klvscope/core/store';
 import { openUdpSource, type LiveSource } from '@klvscope/adapters';
 import { LicenceState } from '../licence/index.js';
@@ -33,6 +34,8 @@ export interface StartRelayOptions {
   env?: NodeJS.ProcessEnv;
   /** The API key (wins over KLVSCOPE_API_KEY and the data folder's api-key file). */
   apiKey?: string;
+  /** Timeouts and caps of its connections (connection-limits.ts); tests make them small. */
+  connectionLimits?: Partial<ConnectionLimits>;
   /** Silence before a channel reports no signal (default 2000 ms). */
   noSignalMs?: number;
   /** Opens a channel's input (default: the adapters' UDP source). */
@@ -76,7 +79,7 @@ export async function startRelayServer(options: StartRelayOptions = {}): Promise
     const { onRelayed, inputRetryMs, errorRepeatMs, logMaxMessages, logMaxAgeMs } = options;
     service = new RelayService({ database, openSource, noSignalMs: options.noSignalMs ?? DEFAULT_NO_SIGNAL_MS, onRelayed, inputRetryMs, errorRepeatMs, logMaxMessages, logMaxAgeMs });
     const detector = new StreamDetector(service, openSource);
-    const { app } = createRelayApp({ service, detector, licence, apiKey }, { host, apiKey: apiKey.value, docs: await loadDocsFiles(), console: await webAppFiles('relay-console') });
+    const { app } = createRelayApp({ service, detector, licence, apiKey }, { host, apiKey: apiKey.value, docs: await loadDocsFiles(), console: await webAppFiles('relay-console'), connectionLimits: options.connectionLimits });
     const port = await listenOrExplain(app, host, options.port ?? DEFAULT_RELAY_PORT, 'klvscope relay', (message, details) => new RelayError('ERR_LISTEN_FAILED', message, details));
     const running = service;
     running.recordServerStatus('running');

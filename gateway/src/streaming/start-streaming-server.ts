@@ -5,6 +5,7 @@
  * recorder, the viewer's files, and the HTTP server. The composition root
  * of the module: `klvscope stream` and `klvscope start` call it.
  */
+import type { ConnectionLimits } from '../http/connection-limits.js';
 import { defaultDataDir } from '@klvscope/core/store';
 import { openCaptureSource, openLiveSource, Transcoder, TsRecorder, type LiveSource } from '@klvscope/adapters';
 import { LicenceState } from '../licence/index.js';
@@ -33,6 +34,8 @@ export interface StartStreamingOptions {
   openSource?: (url: string) => Promise<LiveSource>;
   /** Told how long after its arrival each chunk went to the viewers, in ms (benchmarks). */
   onViewerSend?: (latencyMs: number) => void;
+  /** Timeouts and caps of its connections (connection-limits.ts); tests make them small. */
+  connectionLimits?: Partial<ConnectionLimits>;
   /** `streamer exit` (default: close the server). */
   onExit?: (server: RunningStreamingServer) => void;
 }
@@ -91,7 +94,7 @@ export async function startStreamingServer(options: StartStreamingOptions = {}):
       viewer: await webAppFiles('viewer'),
       onExit: () => (options.onExit ?? ((server) => void server.close()))(running as RunningStreamingServer),
     },
-    { host, port: options.port ?? DEFAULT_STREAMING_PORT },
+    { host, port: options.port ?? DEFAULT_STREAMING_PORT, connectionLimits: options.connectionLimits },
   );
   const port = await listenOrExplain(app, host, options.port ?? DEFAULT_STREAMING_PORT, 'klvscope stream', (message, details) => new StreamingError('ERR_LISTEN_FAILED', message, details));
   module.startStreaming();

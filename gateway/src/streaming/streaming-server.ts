@@ -5,7 +5,8 @@
  * and one WebSocket per viewer at /stream. Every error is the project's one
  * JSON body. docs/streaming.md has every decision the spec leaves open.
  */
-import { createServer, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import { createLimitedServer, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from '../http/connection-limits.js';
 import type { Duplex } from 'node:stream';
 import { fastify, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { WebSocketServer } from 'ws';
@@ -25,6 +26,7 @@ import { POSTER_FILE_NAME, POSTER_SVG } from './poster.js';
 import type { StreamRecorder } from './stream-recorder.js';
 import type { StreamingConfig } from './streaming-config.js';
 import { StreamingError } from './streaming-error.js';
+import { buildStreamingOpenApiDocument, STREAMING_OPENAPI_PATH } from './streaming-openapi-document.js';
 import type { StreamingModule } from './streaming-module.js';
 import type { StaticFiles } from '../http/static-files.js';
 import { sendWebAppFile } from '../http/web-app-files.js';
@@ -58,6 +60,8 @@ export interface StreamingServerParts {
 export interface StreamingServerOptions {
   host?: string;
   port: number;
+  /** Timeouts and caps of its connections (connection-limits.ts); tests make them small. */
+  connectionLimits?: Partial<ConnectionLimits>;
 }
 
 /** The Info object of GET /info: the spec's fields, then ours (docs/streaming.md). */
@@ -97,7 +101,7 @@ export function createStreamingApp(parts: StreamingServerParts, options: Streami
   const app = fastify({
     ...serviceFastifyOptions(BODY_LIMIT_BYTES),
     serverFactory: (handler) => {
-      const server = createServer(handler);
+      const server = createLimitedServer(handler, { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits });
       server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => upgrade(request, socket, head));
       return server;
     },
@@ -120,6 +124,8 @@ export function createStreamingApp(parts: StreamingServerParts, options: Streami
 
   app.get('/info', () => streamInfo(parts));
   app.get('/recorderState', () => parts.recorder.status());
+  const openApi = buildStreamingOpenApiDocument(commandSchema, APP_VERSION);
+  app.get(STREAMING_OPENAPI_PATH, () => openApi);
   // The credentials before the body is read: a caller without them learns nothing of the command's shape.
   app.post('/command', { onRequest: async (request, reply) => authenticate(request, reply, parts.credentials) }, async (request, reply) => {
     const { body } = parseRouteInput({ body: commandSchema }, request) as { body: z.output<typeof commandSchema> };
