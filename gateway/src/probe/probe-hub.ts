@@ -13,6 +13,7 @@
 import {
   countProbeFindings,
   getProbeCommand,
+  getProbeSession,
   latestProbeEventIds,
   listProbes,
   listProbeSessions,
@@ -135,18 +136,24 @@ export class ProbeHub {
     return found;
   }
 
-  /** A probe session as the hub shows it, or null when no probe ever ran `id`. */
+  /**
+   * A probe session as the hub shows it, or null when no probe ever ran `id`:
+   * its row read now, its probe's heartbeat as of the last refresh (a second old at most).
+   */
   async session(id: string): Promise<ProbeSessionView | null> {
-    await this.refresh();
-    const row = this.sessionRows.find((session) => session.id === id);
+    const row = await getProbeSession(this.connection, id);
     if (!row) return null;
     return this.sessionView(row, this.isOnline(this.probeRows.find((probe) => probe.name === row.probe)));
   }
 
   /** A probe session's stored findings, in arrival order (all runs); null when no probe ran `id`. */
   async sessionFindings(id: string, query: { limit: number; offset: number; checkId?: string }): Promise<{ total: number; rows: ProbeFinding[] } | null> {
-    if ((await this.session(id)) === null) return null;
-    const [rows, total] = await Promise.all([readProbeEvents(this.connection, 'findings', { sessionId: id, ...query }), countProbeFindings(this.connection, id, query.checkId)]);
+    const [session, rows, total] = await Promise.all([
+      getProbeSession(this.connection, id),
+      readProbeEvents(this.connection, 'findings', { sessionId: id, ...query }),
+      countProbeFindings(this.connection, id, query.checkId),
+    ]);
+    if (!session) return null;
     return { total, rows: rows.map(decodeRecord<ProbeFinding>) };
   }
 
