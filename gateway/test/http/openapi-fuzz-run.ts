@@ -24,6 +24,8 @@ import { startStreamingServer } from '../../src/streaming/start-streaming-server
 
 const runsPerOperation = Number(process.argv[2] ?? 20);
 const seed = Number(process.argv[3] ?? 35);
+/** When given, each service gets this many requests, spread over its operations (the benchmark run: 100,000). */
+const requestsPerService = process.argv[4] === undefined ? null : Number(process.argv[4]);
 const KEY = 'fuzz-key-0123456789abcdef';
 
 interface ServiceUnderFuzz {
@@ -85,9 +87,11 @@ try {
   for (const service of services) {
     const result: ServiceResult = (summary[service.name] = { operations: {}, requests: 0, defects: [] });
     const readState = async (): Promise<string> => (await Promise.all(service.state.map(async (path) => (await fetch(`${service.base}${path}`, { headers: { [service.key.name]: service.key.value } })).text()))).join('\n');
-    for (const operation of operationsOf(service.document)) {
+    const operations = operationsOf(service.document);
+    const runs = requestsPerService === null ? runsPerOperation : Math.ceil(requestsPerService / operations.length);
+    for (const operation of operations) {
       const counts: OperationCounts = (result.operations[`${operation.method} ${operation.path}`] = { requests: 0, statuses: {} });
-      const requests = fc.sample(requestsFor(operation, service.key), { seed: seed + operation.operationId.length, numRuns: runsPerOperation });
+      const requests = fc.sample(requestsFor(operation, service.key), { seed: seed + operation.operationId.length, numRuns: runs });
       for (const request of requests) {
         if (service.skip?.(request)) continue;
         const changes = request.method !== 'GET';
@@ -110,6 +114,7 @@ try {
         }
         counts.requests++;
         result.requests++;
+        if (requestsPerService !== null && result.requests % 5_000 === 0) process.stderr.write(`${service.name}: ${result.requests} requests, ${result.defects.length} defects\n`);
         counts.statuses[status] = (counts.statuses[status] ?? 0) + 1;
         const what = `${request.method} ${request.target.slice(0, 200)} body ${JSON.stringify(request.body?.slice(0, 200))}`;
         if (status >= 500) result.defects.push(`${what}: ${status} ${text.slice(0, 300)}`);
@@ -117,6 +122,7 @@ try {
         if (changes && status >= 400 && (await readState()) !== before) result.defects.push(`${what}: refused with ${status}, yet the state changed`);
       }
     }
+    process.stderr.write(`${service.name}: ${result.requests} requests over ${operations.length} operations, ${result.defects.length} defects\n`);
   }
 } finally {
   // The streaming command may have stopped what it starts: closing is idempotent whatever the fuzz did.
