@@ -84,7 +84,9 @@ interface ServiceResult {
 
 const summary: Record<string, ServiceResult> = {};
 try {
-  for (const service of services) {
+  // FUZZ_SERVICES=relay,streaming: only those (a long run split over processes).
+  const only = process.env.FUZZ_SERVICES?.split(',') ?? null;
+  for (const service of services.filter((candidate) => only === null || only.includes(candidate.name))) {
     const result: ServiceResult = (summary[service.name] = { operations: {}, requests: 0, defects: [] });
     const readState = async (): Promise<string> => (await Promise.all(service.state.map(async (path) => (await fetch(`${service.base}${path}`, { headers: { [service.key.name]: service.key.value } })).text()))).join('\n');
     const operations = operationsOf(service.document);
