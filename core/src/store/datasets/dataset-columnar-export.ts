@@ -144,7 +144,7 @@ export function exportDatasetColumnar(source: Database | DatasetParts, name: str
   let rows = 0;
   let nextCursor: string | null = null;
   function* counted(): Generator<RecordBatch, void, undefined> {
-    const batches = datasetRecordBatches(parts, query, batchRows);
+    const batches = datasetRecordBatches(parts, query, batchRows, Math.max(0, Math.min(total - query.offset, query.limit ?? total)));
     try {
       for (let step = batches.next(); ; step = batches.next()) {
         if (step.done === true) {

@@ -127,19 +127,23 @@ class BatchBuilder {
 const KLV_FIELD_ORDER = ['seq', 'offset', 'packetIndex', 't', 'pid', 'klvIndex', 'tag', 'name', 'rawHex', 'value', 'units'];
 
 /**
- * The query's rows as record batches of up to `batchRows` rows; returns the
- * cursor of the rows after them (with a limit), as datasetRows does.
+ * The query's rows as record batches of up to `batchRows` rows (`total`: the
+ * rows the query will give at most); returns the cursor of the rows after
+ * them (with a limit), as datasetRows does.
  */
-export function* datasetRecordBatches(parts: DatasetParts, query: DatasetQuery, batchRows = DEFAULT_BATCH_ROWS): Generator<RecordBatch, string | null, undefined> {
+export function* datasetRecordBatches(parts: DatasetParts, query: DatasetQuery, batchRows = DEFAULT_BATCH_ROWS, total = batchRows): Generator<RecordBatch, string | null, undefined> {
   const layout = datasetArrowLayout(query.dataset);
-  const builder = new BatchBuilder(layout, query.codec, batchRows);
+  // Columns sized for the rows there are (a small dataset need not allocate 65 536 rows of 150 columns), and a
+  // metadata packet's 150 columns in batches of a quarter as many rows.
+  const rowsPerBatch = Math.max(1, Math.min(layout.st0601.length > 0 ? Math.ceil(batchRows / 4) : batchRows, total));
+  const builder = new BatchBuilder(layout, query.codec, rowsPerBatch);
   if (query.dataset.kind === 'klv-field' && query.dataset.fields.join() !== KLV_FIELD_ORDER.join()) {
     throw new Error(`klv/fields columns changed (${query.dataset.fields.join()}): update BatchBuilder.made`);
   }
   const maker: DatasetRowMaker<void> = {
     stored: (_codec, row) => builder.stored(row),
     made: (field) => builder.made(field),
-    pause: () => builder.rows >= batchRows,
+    pause: () => builder.rows >= rowsPerBatch,
   };
   const rows = datasetRows(parts, query, maker);
   let nextCursor: string | null;
