@@ -4,11 +4,35 @@
 // Then, for comparison, the same export again in this process (its code compiled, as in a
 // service that has exported before), and V8's own JSON.stringify of the same rows already
 // made as objects (read page by page, untimed): the cost of the text alone.
-import { RAW_DATASET_NAMES, Store, exportDataset, readDataset } from '@klvscope/core/store';
+// With a third argument, `arrow` or `parquet`: the nine datasets in that columnar format instead
+// (issue 34), once, and its own peak RSS (a process of its own, so the NDJSON run's peak is not in it).
+import { RAW_DATASET_NAMES, Store, exportDataset, exportDatasetColumnar, readDataset } from '@klvscope/core/store';
 
-const [dataDir, runId] = process.argv.slice(2);
+const [dataDir, runId, columnar] = process.argv.slice(2);
 const store = await Store.open({ dataDir });
 const run = await store.openRun(runId);
+
+if (columnar !== undefined) {
+  const started = performance.now();
+  const datasets = {};
+  let rows = 0;
+  let bytes = 0;
+  for (const name of RAW_DATASET_NAMES) {
+    const begun = performance.now();
+    const output = exportDatasetColumnar(run, name, columnar);
+    let size = 0;
+    for await (const chunk of output) size += chunk.byteLength;
+    datasets[name] = { rows: output.rows, bytes: size, ms: performance.now() - begun };
+    rows += output.rows;
+    bytes += size;
+  }
+  const inProcessMs = performance.now() - started;
+  const maxRssKb = process.resourceUsage().maxRSS;
+  await run.close();
+  await store.close();
+  console.log(JSON.stringify({ format: columnar, rows, bytes, datasets, inProcessMs, maxRssKb }));
+  process.exit(0);
+}
 
 function exportAll() {
   const started = performance.now();

@@ -215,6 +215,14 @@ if (SECTIONS.has(4)) {
     console.log(`  NDJSON export, 9 datasets  ${rowsPerSecond(exported.inProcessMs)} rows/s in a fresh process (${fmt(exported.rows)} rows, ${fmt(exported.bytes / 1e6, 1)} MB of text in ${fmt(exported.inProcessMs)} ms), peak RSS ${fmt(exported.peakRssMb)} MB`);
     console.log(`    the same again             ${rowsPerSecond(exported.againMs)} rows/s in the same process (its code compiled, as in a service that has exported before)`);
     console.log(`    for comparison             ${rowsPerSecond(exported.stringifyMs)} rows/s: JSON.stringify of the same rows already made as objects (the text alone)`);
+    // Issue 34: the same nine datasets as Arrow IPC streams and Parquet files (targets: 5 M and 2 M rows/s, peak RSS < 300 MB).
+    for (const format of ['arrow', 'parquet']) {
+      const columnar = measure('measure-export.mjs', first.dataDir, first.runId, format);
+      const rate = columnar.rows / (columnar.inProcessMs / 1000);
+      console.log(`  ${`${format === 'arrow' ? 'Arrow IPC' : 'Parquet'} export, 9 datasets`.padEnd(26)} ${fmt(rate)} rows/s in a fresh process (${fmt(columnar.rows)} rows, ${fmt(columnar.bytes / 1e6, 1)} MB in ${fmt(columnar.inProcessMs)} ms), ${fmt(rate / (exported.rows / (exported.inProcessMs / 1000)), 1)} x NDJSON, peak RSS ${fmt(columnar.peakRssMb)} MB`);
+      const slowest = Object.entries(columnar.datasets).sort((a, b) => b[1].ms - a[1].ms).slice(0, 3);
+      console.log(`    slowest datasets           ${slowest.map(([name, d]) => `${name} ${fmt(d.rows / (d.ms / 1000))} rows/s`).join(', ')}`);
+    }
     if (file === klv200) {
       const service = await inspectThroughService(file, runs);
       console.log(`  through the service        first ${fmt(service.first)} ms, second ${fmt(service.second)} ms (POST /automation/file-session/inspect, answered at the client), first / second ${fmt(service.first / service.second, 1)} x`);

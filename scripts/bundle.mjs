@@ -20,8 +20,9 @@ const common = {
   conditions: ['source'],
   sourcemap: 'linked',
   logLevel: 'warning',
-  // serialport finds its native binding relative to its own files: load it from node_modules, not from the bundle.
-  external: ['serialport'],
+  // serialport finds its native binding relative to its own files, and parquet-wasm its WebAssembly module
+  // (by __dirname): load them from node_modules, not from the bundle.
+  external: ['serialport', 'parquet-wasm'],
 };
 
 await Promise.all([

@@ -4,6 +4,7 @@
  * `@klvscope/core`, cannot reach a database through it.
  */
 export * from './datasets/index.js';
+export * from './track/index.js';
 export { Store, CATALOG_FILE_NAME, type StoreOptions } from './store.js';
 export { StoreError, type StoreErrorCode } from './store-error.js';
 export type {

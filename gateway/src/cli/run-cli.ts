@@ -9,6 +9,7 @@ import { runGenerate, type GenerateCliOptions } from './generate-command.js';
 import { runInspect, type InspectOptions } from './inspect-command.js';
 import { runArchiveList, runArchiveRemove, runArchiveShow, type ArchiveOptions } from './archive-command.js';
 import { runKlv } from './klv-command.js';
+import { runExport, type ExportOptions } from './export-command.js';
 import { runReplay, type ReplayCliOptions } from './replay-command.js';
 import { registerLicenseCommand } from './license-command.js';
 import type { ServeOptions } from './serve-command.js';
@@ -165,6 +166,16 @@ function buildProgram(): Command {
     .option('--store <dir>', 'data folder (default $KLVSCOPE_DATA_DIR or ./data)')
     .option('--catalog <url>', "a fleet's PostgreSQL instead of a data folder (default $KLVSCOPE_CATALOG_URL)")
     .action(async (hashes: string[], options: ArchiveOptions) => runArchiveRemove(hashes, options));
+
+  program
+    .command('export')
+    .description('write a raw dataset of a stored ingest run as Arrow, Parquet, NDJSON or CSV, or its flight (klv/track) as GeoJSON, KML or GPX')
+    .argument('<run>', 'ingest run id (klvscope archive show lists them)')
+    .argument('<dataset>', 'mpegts/pid-stats, mpegts/pcr-values, ..., klv/fields, or klv/track')
+    .requiredOption('--format <format>', 'arrow, parquet, ndjson or csv (a dataset); geojson, kml or gpx (klv/track)')
+    .requiredOption('--out <file>', "the file to write ('-' for stdout)")
+    .option('--store <dir>', 'data folder (default $KLVSCOPE_DATA_DIR or ./data)')
+    .action(async (run: string, dataset: string, options: ExportOptions) => runExport(run, dataset, options));
 
   program
     .command('klv')

@@ -1,23 +1,33 @@
 /**
  * The output format of a raw dataset export: the `format` query parameter
- * when given (`json`, `ndjson` or `csv`; it wins, so a link can name its
+ * when given (`json`, `ndjson`, `csv`, `arrow` or `parquet`; it wins, so a link can name its
  * format), else the Accept header (RFC 9110 12.5.1: the acceptable media
  * type of highest weight that we make; `*\/*`, `application/*` and a header
  * naming none of ours mean JSON), else JSON.
  */
-import type { DatasetFormat } from '@klvscope/core/store';
+import { COLUMNAR_FORMATS, DATASET_FORMATS, type ColumnarFormat, type DatasetFormat } from '@klvscope/core/store';
+
+/** Every format a raw dataset is exported in: the text ones and the columnar ones. */
+export const EXPORT_FORMATS = [...DATASET_FORMATS, ...COLUMNAR_FORMATS] as const;
+export type ExportFormat = DatasetFormat | ColumnarFormat;
+
+export function isColumnarFormat(format: ExportFormat): format is ColumnarFormat {
+  return (COLUMNAR_FORMATS as readonly string[]).includes(format);
+}
 
 /** The media types each format answers to in Accept (`application/ndjson` is the newer name of NDJSON). */
-const ACCEPTED: ReadonlyArray<[string, DatasetFormat]> = [
+const ACCEPTED: ReadonlyArray<[string, ExportFormat]> = [
   ['application/json', 'json'],
   ['application/x-ndjson', 'ndjson'],
   ['application/ndjson', 'ndjson'],
   ['text/csv', 'csv'],
+  ['application/vnd.apache.arrow.stream', 'arrow'],
+  ['application/vnd.apache.parquet', 'parquet'],
   ['application/*', 'json'],
   ['*/*', 'json'],
 ];
 
-export function datasetFormatOf(format: DatasetFormat | undefined, accept: string | undefined): DatasetFormat {
+export function datasetFormatOf(format: ExportFormat | undefined, accept: string | undefined): ExportFormat {
   if (format !== undefined) return format;
   if (accept === undefined) return 'json';
   const ranges = accept

@@ -6,6 +6,7 @@ import { compareRoutes } from './routes/compare-routes.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { automationRoutes } from './routes/automation-routes.js';
 import { datasetRoutes } from './routes/dataset-routes.js';
+import { flightTrackRoutes } from './routes/flight-track-routes.js';
 import { detailRoutes } from './routes/detail-routes.js';
 import { fileBrowseRoutes } from './routes/file-browse-routes.js';
 import { jobRoutes } from './routes/job-routes.js';
@@ -20,4 +21,4 @@ import { validationRulesRoutes } from './routes/validation-rules-routes.js';
 import { fleetRoutes } from './routes/fleet-routes.js';
 import { probeRoutes } from './routes/probe-routes.js';
 
-export const INSPECTION_ROUTE_MODULES: readonly RouteModule[] = [systemRoutes, authRoutes, licenceRoutes, settingsRoutes, validationRulesRoutes, fileBrowseRoutes, recentSourcesRoutes, sessionRoutes, playbackRoutes, analysisRoutes, jobRoutes, detailRoutes, archiveRoutes, compareRoutes, automationRoutes, fleetRoutes, probeRoutes, datasetRoutes, openApiRoutes];
+export const INSPECTION_ROUTE_MODULES: readonly RouteModule[] = [systemRoutes, authRoutes, licenceRoutes, settingsRoutes, validationRulesRoutes, fileBrowseRoutes, recentSourcesRoutes, sessionRoutes, playbackRoutes, analysisRoutes, jobRoutes, detailRoutes, archiveRoutes, compareRoutes, automationRoutes, fleetRoutes, probeRoutes, datasetRoutes, flightTrackRoutes, openApiRoutes];

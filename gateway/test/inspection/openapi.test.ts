@@ -32,7 +32,9 @@ describe('inspection service: OpenAPI document', () => {
     expect(automation).to.have.length(16);
     // Additive, beside the spec's: the fleet's batch (docs/fleet.md).
     const fleet = ['POST /automation/batch', 'GET /automation/batch/{id}'];
-    expect(listed.sort()).to.deep.equal([...automation, ...fleet].sort());
+    // Additive: the flight as GIS files (docs/rest.md).
+    const track = ['GET /automation/ingest-runs/{id}/klv/track'];
+    expect(listed.sort()).to.deep.equal([...automation, ...fleet, ...track].sort());
   });
 
   it('describes parameters and bodies from the schemas the routes validate with', async () => {

@@ -29,3 +29,13 @@ export {
   type DatasetExportSummary,
   type DatasetFormat,
 } from './dataset-export.js';
+export {
+  exportDatasetColumnar,
+  COLUMNAR_FORMATS,
+  COLUMNAR_MEDIA_TYPES,
+  PARQUET_ROW_GROUP_ROWS,
+  type ColumnarExport,
+  type ColumnarExportOptions,
+  type ColumnarFormat,
+} from './dataset-columnar-export.js';
+export { datasetArrowLayout, type DatasetArrowLayout, type ArrowFieldLayout, type St0601ItemColumn } from './dataset-arrow-layout.js';

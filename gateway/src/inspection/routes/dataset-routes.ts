@@ -7,7 +7,7 @@
  * memory. The run is leased for the length of the stream and
  * given back at its end, or when the client goes away.
  *
- * Decisions (docs/rest.md): the format is `format=json|ndjson|csv`, else
+ * Decisions (docs/rest.md): the format is `format=json|ndjson|csv|arrow|parquet`, else
  * the Accept header, else JSON; without `limit` every row is sent; the
  * dataset layer checks the paging and filter values (400
  * ERR_DATASET_INVALID_PARAMETER naming the parameter); a run that is not
@@ -16,9 +16,9 @@
  * `X-Next-Cursor` trailer (JSON has it in its body).
  */
 import { Readable } from 'node:stream';
-import { DATASET_FORMATS, RAW_DATASETS, exportDataset, type DatasetExport, type DatabaseLease, type StoredRun } from '@klvscope/core/store';
+import { RAW_DATASETS, exportDataset, exportDatasetColumnar, type ColumnarExport, type DatasetExport, type DatabaseLease, type StoredRun } from '@klvscope/core/store';
 import * as z from 'zod/mini';
-import { datasetFormatOf } from '../dataset-format.js';
+import { datasetFormatOf, EXPORT_FORMATS, isColumnarFormat } from '../dataset-format.js';
 import { InspectionError } from '../inspection-error.js';
 import { defineRoute, type RouteModule } from '../../http/service-route.js';
 import { ingestRunOf, runParams } from './automation-routes.js';
@@ -35,7 +35,7 @@ const datasetQuery = z.strictObject({
   tableType: text,
   /** `mpegts/errors` only: TS error types, comma-separated and/or repeated. */
   types: z.optional(z.union([z.string(), z.array(z.string())])),
-  format: z.optional(z.enum(DATASET_FORMATS)),
+  format: z.optional(z.enum(EXPORT_FORMATS)),
 });
 
 /** The JSON form (NDJSON and CSV hold the same rows, one per line). */
@@ -48,7 +48,7 @@ const datasetPageSchema = z.object({
 });
 
 /** The chunks, then the lease given back: at the end, or early when the stream is destroyed (iterator return). */
-function* releasingAtEnd(output: DatasetExport, lease: DatabaseLease<StoredRun>): Generator<Buffer, void, undefined> {
+async function* releasingAtEnd(output: DatasetExport | ColumnarExport, lease: DatabaseLease<StoredRun>): AsyncGenerator<Uint8Array, void, undefined> {
   try {
     yield* output;
   } finally {
@@ -71,11 +71,12 @@ export const datasetRoutes: RouteModule = (deps) =>
         const { format: formatParameter, ...options } = query;
         const format = datasetFormatOf(formatParameter, request.headers.accept);
         const lease = await deps.store.leaseRun(run.id);
-        let output: DatasetExport;
+        let output: DatasetExport | ColumnarExport;
         try {
-          // Checks every parameter and counts the rows before any text: an error here is a whole error response.
+          // Checks every parameter and counts the rows before any byte: an error here is a whole error response.
           // A completed run's counts are its stored rows (the writer's own counts): an unfiltered query need not count them again.
-          output = exportDataset(lease.database, dataset.name, format, { ...options, unfilteredTotal: run.counts[dataset.kind] });
+          const checked = { ...options, unfilteredTotal: run.counts[dataset.kind] };
+          output = isColumnarFormat(format) ? exportDatasetColumnar(lease.database, dataset.name, format, checked) : exportDataset(lease.database, dataset.name, format, checked);
         } catch (error) {
           lease.release();
           throw error;
@@ -83,6 +84,8 @@ export const datasetRoutes: RouteModule = (deps) =>
         // Whatever ends the response (the last chunk, a client gone before the first), the lease goes back once.
         reply.raw.once('close', () => lease.release());
         void reply.header('content-type', output.mediaType).header('x-total-count', String(output.total));
+        // A columnar file is saved rather than shown: named after the run and the dataset.
+        if (isColumnarFormat(format)) void reply.header('content-disposition', `attachment; filename="${run.id}-${dataset.name.replace('/', '-')}.${format}"`);
         if (format !== 'json') void reply.trailer('x-next-cursor', (_reply, _payload, done) => done(null, output.nextCursor ?? ''));
         return reply.send(Readable.from(releasingAtEnd(output, lease), { objectMode: false }));
       },

@@ -1,0 +1,186 @@
+/**
+ * A raw dataset as a columnar file, made while it is sent: an Arrow IPC
+ * stream (Arrow columnar format, "IPC Streaming Format": the schema
+ * message, then one record batch message per batch, then the end-of-stream
+ * marker) written with `apache-arrow`, or a Parquet file written by
+ * `parquet-wasm` (the Rust `parquet` crate compiled to WebAssembly) from the
+ * same record batches, a row group of up to 131 072 rows at a time. Memory
+ * holds a batch or a row group, whatever the length of the dataset.
+ *
+ * Parquet writer chosen by measurement (2 M PES-like rows: int64s, a
+ * float64, a nullable int64, a bool): parquet-wasm 2.2 to 3.3 M rows/s
+ * (SNAPPY, dictionaries off but for text columns), hyparquet-writer 0.64 to
+ * 0.75 M rows/s (pure JavaScript, a BigInt per int64 value); both stream
+ * row group by row group. Dictionaries on every column halved parquet-wasm's rate.
+ */
+import { RecordBatchStreamWriter, type RecordBatch } from 'apache-arrow';
+import type { Database } from 'sql.js';
+import { DatasetError } from './dataset-error.js';
+import type { DatasetParts } from './dataset-parts.js';
+import { countDatasetRows, datasetPartsOf, planDatasetQuery, type DatasetQueryOptions } from './dataset-query.js';
+import { datasetArrowLayout } from './dataset-arrow-layout.js';
+import { arrowSchemaOf, datasetRecordBatches, DEFAULT_BATCH_ROWS } from './dataset-record-batches.js';
+import type { RawDatasetDefinition } from './raw-datasets.js';
+
+export const COLUMNAR_FORMATS = ['arrow', 'parquet'] as const;
+export type ColumnarFormat = (typeof COLUMNAR_FORMATS)[number];
+
+/** The media types: Arrow's registered stream type (IANA, 2021) and Parquet's (IANA `application/vnd.apache.parquet`, 2023). */
+export const COLUMNAR_MEDIA_TYPES: Readonly<Record<ColumnarFormat, string>> = {
+  arrow: 'application/vnd.apache.arrow.stream',
+  parquet: 'application/vnd.apache.parquet',
+};
+
+/** Rows per Parquet row group at most. */
+export const PARQUET_ROW_GROUP_ROWS = 131_072;
+
+export interface ColumnarExportOptions extends DatasetQueryOptions {
+  /** Rows per record batch (default 65 536). */
+  batchRows?: number;
+}
+
+/** A columnar export ready to run: its total is known before the first byte; iterating it makes the file. */
+export interface ColumnarExport extends AsyncIterable<Uint8Array> {
+  readonly dataset: RawDatasetDefinition;
+  readonly format: ColumnarFormat;
+  readonly mediaType: string;
+  readonly total: number;
+  /** Rows written so far. */
+  readonly rows: number;
+  /** After the bytes were all read: the cursor of the rows that follow (with a limit), or null. */
+  readonly nextCursor: string | null;
+}
+
+/** An Arrow stream writer that hands over each message's bytes as written, instead of queueing them for an async reader. */
+class ArrowMessageWriter extends RecordBatchStreamWriter {
+  readonly #chunks: Uint8Array[] = [];
+
+  protected override _write(chunk: Uint8Array | ArrayBufferView): this {
+    if (this._started && chunk.byteLength > 0) {
+      this.#chunks.push(chunk instanceof Uint8Array ? chunk : new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      this._position += chunk.byteLength;
+    }
+    return this;
+  }
+
+  /** The bytes written since the last take, as one chunk. */
+  takeBytes(): Uint8Array {
+    const bytes = Buffer.concat(this.#chunks);
+    this.#chunks.length = 0;
+    return bytes;
+  }
+}
+
+function columnarFormat(format: string): ColumnarFormat {
+  if (!(COLUMNAR_FORMATS as readonly string[]).includes(format)) {
+    throw new DatasetError('ERR_DATASET_INVALID_PARAMETER', `format must be one of ${COLUMNAR_FORMATS.join(', ')}, got '${format}'`, { parameter: 'format', value: format, allowed: COLUMNAR_FORMATS });
+  }
+  return format as ColumnarFormat;
+}
+
+function batchSize(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_BATCH_ROWS;
+  if (!Number.isSafeInteger(value) || value < 1) throw new DatasetError('ERR_DATASET_INVALID_PARAMETER', `batchRows must be a whole number of at least 1, got ${value}`, { parameter: 'batchRows', value });
+  return value;
+}
+
+/** The Arrow IPC stream of the batches: a chunk per message group (the schema with the first batch, then a batch a chunk). */
+function* arrowStream(batches: Iterable<RecordBatch>, writer: ArrowMessageWriter): Generator<Uint8Array, void, undefined> {
+  for (const batch of batches) {
+    writer.write(batch);
+    yield writer.takeBytes();
+  }
+  // Writes the schema of an empty dataset, then the end-of-stream marker.
+  writer.finish();
+  yield writer.takeBytes();
+}
+
+/** The record batches as a Parquet file, through parquet-wasm (loaded on first use: a 5 MB WebAssembly module). */
+async function* parquetFile(batches: Iterator<RecordBatch, unknown, undefined>, layout: ReturnType<typeof datasetArrowLayout>): AsyncGenerator<Uint8Array, void, undefined> {
+  const wasm = await import('parquet-wasm');
+  let properties = new wasm.WriterPropertiesBuilder()
+    .setCompression(wasm.Compression.SNAPPY)
+    .setDictionaryEnabled(false)
+    .setStatisticsEnabled(wasm.EnabledStatistics.Chunk)
+    .setMaxRowGroupSize(PARQUET_ROW_GROUP_ROWS)
+    .setCreatedBy('klvscope');
+  // Texts repeat (names, units, keys): a dictionary makes them a few bytes a row.
+  for (const field of [...layout.stored, ...layout.st0601]) if (field.kind === 'utf8') properties = properties.setColumnDictionaryEnabled(field.name, true);
+  const input = new ReadableStream<unknown>({
+    pull(controller) {
+      const step = batches.next();
+      if (step.done === true) {
+        controller.close();
+        return;
+      }
+      // Each batch crosses into WebAssembly as an Arrow IPC stream of its own (arrow-rs reads it).
+      const table = wasm.Table.fromIPCStream(RecordBatchStreamWriter.writeAll([step.value]).toUint8Array(true));
+      try {
+        controller.enqueue(table.recordBatch(0));
+      } finally {
+        table.free();
+      }
+    },
+    cancel() {
+      batches.return?.(undefined);
+    },
+  });
+  const output = await wasm.transformParquetStream(input, properties.build());
+  for await (const chunk of output as unknown as AsyncIterable<Uint8Array>) yield chunk;
+}
+
+/**
+ * Checks the request and counts its rows (ERR_DATASET_UNKNOWN or
+ * ERR_DATASET_INVALID_PARAMETER here, before any byte), and returns the
+ * export to iterate. Without `limit` every row is exported.
+ */
+export function exportDatasetColumnar(source: Database | DatasetParts, name: string, format: string, options: ColumnarExportOptions = {}): ColumnarExport {
+  const checkedFormat = columnarFormat(format);
+  const batchRows = batchSize(options.batchRows);
+  const query = planDatasetQuery(name, options, { defaultLimit: null, maxLimit: Number.MAX_SAFE_INTEGER });
+  const parts = datasetPartsOf(source);
+  const total = countDatasetRows(parts, query);
+  const layout = datasetArrowLayout(query.dataset);
+  let rows = 0;
+  let nextCursor: string | null = null;
+  function* counted(): Generator<RecordBatch, void, undefined> {
+    const batches = datasetRecordBatches(parts, query, batchRows, Math.max(0, Math.min(total - query.offset, query.limit ?? total)));
+    try {
+      for (let step = batches.next(); ; step = batches.next()) {
+        if (step.done === true) {
+          nextCursor = step.value;
+          return;
+        }
+        rows += step.value.numRows;
+        yield step.value;
+      }
+    } finally {
+      // A consumer that stops early (a client gone) must not leave a statement open.
+      batches.return(null);
+    }
+  }
+  async function* bytes(): AsyncGenerator<Uint8Array, void, undefined> {
+    rows = 0;
+    if (checkedFormat === 'arrow') {
+      const writer = new ArrowMessageWriter();
+      // An empty dataset still names its columns: the schema is written before the first batch, or at the end.
+      writer.reset(undefined, arrowSchemaOf(layout));
+      yield* arrowStream(counted(), writer);
+    } else {
+      yield* parquetFile(counted(), layout);
+    }
+  }
+  return {
+    dataset: query.dataset,
+    format: checkedFormat,
+    mediaType: COLUMNAR_MEDIA_TYPES[checkedFormat],
+    total,
+    get rows() {
+      return rows;
+    },
+    get nextCursor() {
+      return nextCursor;
+    },
+    [Symbol.asyncIterator]: bytes,
+  };
+}
