@@ -19,6 +19,7 @@ import { PsiTreePanel } from '../report/psi-tree-panel.js';
 import { loadReport, type FileReport } from '../report/report-api.js';
 import { TimingPlotsPanel } from '../report/timing-plots-panel.js';
 import { TopViolationsPanel } from '../report/top-violations-panel.js';
+import { ViolationTimeline } from '../report/violation-timeline.js';
 import { useApiData } from '../use-api-data.js';
 
 export function ReportPage({ api, route, navigate }: PageProps<Extract<DashboardRoute, { page: 'report' }>>) {
@@ -68,6 +69,7 @@ function ReportView({ api, report, filePath, navigate }: { api: PageProps['api']
         </p>
       </section>
       <ProblemKindsPanel report={report} filePath={filePath} />
+      <ViolationTimeline report={report} filePath={filePath} />
       <ChecksTable filePath={filePath} checks={report.checks} navigate={navigate} />
       <InventoryPanel inventory={report.inventory} checks={report.checks} />
       <TimingPlotsPanel api={api} filePath={filePath} runId={report.runId} />
