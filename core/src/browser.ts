@@ -4,7 +4,7 @@
  * Node API. `@klvscope/core` itself also exports them; this entry lets a
  * DOM-only program typecheck and bundle without Node.
  */
-export { PTS_HZ, PTS_MODULUS, ptsDelta90kHz, readTimestamp90kHz } from './ts/clock.js';
+export { PCR_HZ, PCR_MODULUS, PTS_HZ, PTS_MODULUS, pcrDelta27MHz, ptsDelta90kHz, readTimestamp90kHz } from './ts/clock.js';
 export { isVideoStreamType } from './ts/stream-types.js';
 export { VIEWER_LIMIT_CLOSE_CODE } from './stream/stream-messages.js';
 export { frameKlvValues } from './stream/frame-klv-values.js';
@@ -15,6 +15,7 @@ export { parseUniversalSet } from './klv/universal-set.js';
 export { metadataItemsOfTriplet } from './klv/klv-packet-observer.js';
 export { hexToBytes } from './klv/hex.js';
 export type { KlvItem, KlvPacketObservation } from './kernel/observations.js';
+export type { PidBitrate, PidBitrateSeries } from './ts/pid-bitrate-series.js';
 export type {
   FrameKlvValues,
   RecorderStateName,

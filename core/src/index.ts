@@ -8,6 +8,7 @@ export { VideoResolutionProbe } from './ts/video-resolution-probe.js';
 export { InventoryBuilder, type Inventory, type InventoryPid, type InventoryProgram } from './ts/inventory.js';
 export type { PesPayloadConsumer } from './ts/pes-payload-consumer.js';
 export { detectPacketLayout, type PacketLayout, type PacketSize } from './ts/packet-layout.js';
+export { PidBitrateCounter, type PidBitrate, type PidBitrateSeries } from './ts/pid-bitrate-series.js';
 export { NULL_PID, PID_COUNT } from './ts/pid.js';
 export { TS_PACKET_SIZE, TS_SYNC_BYTE } from './ts/ts-packet.js';
 export { PCR_HZ, PTS_HZ, PCR_MODULUS, PTS_MODULUS, pcrDelta27MHz, ptsDelta90kHz, ptsMinusPcr90kHz, readPcr27MHz, readTimestamp90kHz } from './ts/clock.js';

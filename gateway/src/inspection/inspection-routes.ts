@@ -2,6 +2,7 @@
 import type { RouteModule } from '../http/service-route.js';
 import { analysisRoutes } from './routes/analysis-routes.js';
 import { archiveRoutes } from './routes/archive-routes.js';
+import { bitrateOverTimeRoutes } from './routes/bitrate-over-time-routes.js';
 import { compareRoutes } from './routes/compare-routes.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { automationRoutes } from './routes/automation-routes.js';
@@ -21,4 +22,4 @@ import { validationRulesRoutes } from './routes/validation-rules-routes.js';
 import { fleetRoutes } from './routes/fleet-routes.js';
 import { probeRoutes } from './routes/probe-routes.js';
 
-export const INSPECTION_ROUTE_MODULES: readonly RouteModule[] = [systemRoutes, authRoutes, licenceRoutes, settingsRoutes, validationRulesRoutes, fileBrowseRoutes, recentSourcesRoutes, sessionRoutes, playbackRoutes, analysisRoutes, jobRoutes, detailRoutes, archiveRoutes, compareRoutes, automationRoutes, fleetRoutes, probeRoutes, datasetRoutes, flightTrackRoutes, openApiRoutes];
+export const INSPECTION_ROUTE_MODULES: readonly RouteModule[] = [systemRoutes, authRoutes, licenceRoutes, settingsRoutes, validationRulesRoutes, fileBrowseRoutes, recentSourcesRoutes, sessionRoutes, playbackRoutes, analysisRoutes, bitrateOverTimeRoutes, jobRoutes, detailRoutes, archiveRoutes, compareRoutes, automationRoutes, fleetRoutes, probeRoutes, datasetRoutes, flightTrackRoutes, openApiRoutes];

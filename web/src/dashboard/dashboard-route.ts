@@ -9,7 +9,8 @@
 export type DashboardRoute =
   | { page: 'files' }
   | { page: 'report'; filePath: string }
-  | { page: 'check'; filePath: string; checkId: string }
+  /** `atS`: a stream time whose nearest violation the page selects on opening (`&at=3.228`: the report's jump to the worst). */
+  | { page: 'check'; filePath: string; checkId: string; atS?: number }
   | { page: 'klv'; filePath: string }
   | { page: 'compare'; a: string; b: string }
   | { page: 'live' }
@@ -24,7 +25,10 @@ export function parseRoute(hash: string): DashboardRoute {
   const filePath = params.get('file');
   const checkId = params.get('check');
   if (path === 'report' && filePath !== null) return { page: 'report', filePath };
-  if (path === 'check' && filePath !== null && checkId !== null) return { page: 'check', filePath, checkId };
+  if (path === 'check' && filePath !== null && checkId !== null) {
+    const atS = Number(params.get('at') ?? NaN);
+    return Number.isFinite(atS) ? { page: 'check', filePath, checkId, atS } : { page: 'check', filePath, checkId };
+  }
   if (path === 'klv' && filePath !== null) return { page: 'klv', filePath };
   if (path === 'compare') return { page: 'compare', a: params.get('a') ?? '', b: params.get('b') ?? '' };
   if (path === 'live') return { page: 'live' };
@@ -52,7 +56,7 @@ export function routeHash(route: DashboardRoute): string {
     case 'report':
       return `#/report?${new URLSearchParams({ file: route.filePath }).toString()}`;
     case 'check':
-      return `#/check?${new URLSearchParams({ file: route.filePath, check: route.checkId }).toString()}`;
+      return `#/check?${new URLSearchParams({ file: route.filePath, check: route.checkId, ...(route.atS === undefined ? {} : { at: String(route.atS) }) }).toString()}`;
     case 'klv':
       return `#/klv?${new URLSearchParams({ file: route.filePath }).toString()}`;
     case 'compare':

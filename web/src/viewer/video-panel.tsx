@@ -29,13 +29,15 @@ export interface VideoPanelProps {
   notice: string | null;
   handlers: StreamSocketHandlers;
   onFrame: (frame: PresentedFrame) => void;
+  /** The video element paused or played (by the page, a test or the browser). */
+  onPausedChange: (paused: boolean) => void;
 }
 
-export function VideoPanel({ socketUrl, connection, posterUrl, notice, handlers, onFrame }: VideoPanelProps) {
+export function VideoPanel({ socketUrl, connection, posterUrl, notice, handlers, onFrame, onPausedChange }: VideoPanelProps) {
   const videoRef = useRef<HTMLVideoElement>(null);
   // The player lives as long as the panel; it calls whatever handlers the latest render gave.
-  const latest = useRef({ handlers, onFrame });
-  latest.current = { handlers, onFrame };
+  const latest = useRef({ handlers, onFrame, onPausedChange });
+  latest.current = { handlers, onFrame, onPausedChange };
 
   useEffect(() => {
     const video = videoRef.current;
@@ -57,6 +59,9 @@ export function VideoPanel({ socketUrl, connection, posterUrl, notice, handlers,
       video.play().catch(() => undefined);
     }, 50);
 
+    const onPauseOrPlay = () => latest.current.onPausedChange(video.paused);
+    video.addEventListener('pause', onPauseOrPlay);
+    video.addEventListener('play', onPauseOrPlay);
     let firstFrameMediaTimeS: number | null = null;
     let callbackId = 0;
     const onVideoFrame = (now: number, metadata: VideoFrameCallbackMetadata) => {
@@ -69,6 +74,8 @@ export function VideoPanel({ socketUrl, connection, posterUrl, notice, handlers,
     callbackId = video.requestVideoFrameCallback(onVideoFrame);
     return () => {
       window.clearInterval(startWhenBuffered);
+      video.removeEventListener('pause', onPauseOrPlay);
+      video.removeEventListener('play', onPauseOrPlay);
       video.cancelVideoFrameCallback(callbackId);
       player.destroy();
     };

@@ -8,6 +8,7 @@
 import { VIEWER_LIMIT_CLOSE_CODE, type RecorderStatus, type StreamHelloMessage, type StreamKlvMessage, type StreamMessage, type StreamStatusMessage } from '@klvscope/core/browser';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ClockJumpWatch } from './clock-jump-watch.js';
+import { FrameClock } from './frame-clock.js';
 import { KlvFrameBuffer } from './klv-frame-buffer.js';
 import { KlvPanel } from './klv-panel.js';
 import { MediaTimeMapping, wrapPts } from './pts-clock.js';
@@ -22,6 +23,8 @@ import type { ViewerProbe } from './viewer-probe.js';
 /** The frame on screen, on the connection's unwrapped PTS line. */
 interface ShownFrame {
   mediaTimeS: number;
+  /** Seconds from the connection's first frame (media time, to the millisecond as mpegts.js keeps it). */
+  elapsedS: number;
   pts90kHz: number;
   /** When its bytes arrived (estimated: shown time less the buffer ahead of it). */
   arrivedMs: number;
@@ -40,6 +43,8 @@ interface StreamTiming {
 interface FrameView {
   /** Null without video. */
   pts90kHz: number | null;
+  /** Seconds of video from the connection's first frame to this one; null without video. */
+  elapsedS: number | null;
   klv: StreamKlvMessage | null;
   exact: boolean;
 }
@@ -59,6 +64,7 @@ export function ViewerPage({ probe }: ViewerPageProps) {
   const [frame, setFrame] = useState<FrameView | null>(null);
   const [trackVersion, setTrackVersion] = useState(0);
   const [connection, setConnection] = useState(0);
+  const [paused, setPaused] = useState(false);
   const track = useMemo(() => new TrackLog(), []);
   // Per stream start (hello): the KLV buffer and the media time to PTS mapping.
   const helloSeen = useRef(false);
@@ -115,7 +121,7 @@ export function ViewerPage({ probe }: ViewerPageProps) {
       } else if (helloSeen.current) {
         // No video (hello without a start PTS): no frame to match, the panel shows the latest packet.
         probe.panelKlv = message;
-        setFrame({ pts90kHz: null, klv: message, exact: false });
+        setFrame({ pts90kHz: null, elapsedS: null, klv: message, exact: false });
       }
       track.add(message.values);
       setTrackVersion((version) => version + 1);
@@ -141,9 +147,9 @@ export function ViewerPage({ probe }: ViewerPageProps) {
     const exact = found?.exact ?? false;
     const pts90kHz = wrapPts(shown.pts90kHz);
     const changed = probe.lastFrame?.mediaTime !== shown.mediaTimeS || probe.panelKlv !== klv;
-    probe.lastFrame = { mediaTime: shown.mediaTimeS, pts90kHz, klvPts90kHz: klv?.pts90kHz ?? null, exact };
+    probe.lastFrame = { mediaTime: shown.mediaTimeS, pts90kHz, klvPts90kHz: klv?.pts90kHz ?? null, exact, elapsedS: shown.elapsedS };
     probe.panelKlv = klv;
-    if (changed) setFrame({ pts90kHz, klv, exact });
+    if (changed) setFrame({ pts90kHz, elapsedS: shown.elapsedS, klv, exact });
   }, []);
 
   const onFrame = useCallback((presented: PresentedFrame) => {
@@ -154,6 +160,7 @@ export function ViewerPage({ probe }: ViewerPageProps) {
     probe.firstFrameMediaTime = presented.firstFrameMediaTimeS;
     current.shown = {
       mediaTimeS: presented.mediaTimeS,
+      elapsedS: Math.round((presented.mediaTimeS - presented.firstFrameMediaTimeS) * 1000) / 1000,
       pts90kHz: current.mapping.ptsAt(presented.mediaTimeS),
       arrivedMs: presented.shownAtMs - presented.bufferedAheadS * 1000,
     };
@@ -178,7 +185,18 @@ export function ViewerPage({ probe }: ViewerPageProps) {
       </header>
       <StatusLine info={info} status={status} recorder={recorder} />
       <div class="panels">
-        <VideoPanel socketUrl={socketUrl} connection={connection} posterUrl={info?.poster ? encodeURI(info.poster) : null} notice={notice} handlers={handlers} onFrame={onFrame} />
+        <div class="video-column">
+          <VideoPanel
+            socketUrl={socketUrl}
+            connection={connection}
+            posterUrl={info?.poster ? encodeURI(info.poster) : null}
+            notice={notice}
+            handlers={handlers}
+            onFrame={onFrame}
+            onPausedChange={setPaused}
+          />
+          <FrameClock elapsedS={frame?.elapsedS ?? null} timestampMicros={frame?.klv?.values.timestampMicros ?? null} paused={paused} />
+        </div>
         <KlvPanel klv={frame?.klv ?? null} exact={frame?.exact ?? false} framePts90kHz={frame?.pts90kHz ?? null} />
         <TrackMap track={track} trackVersion={trackVersion} current={frame?.klv?.values ?? null} tileUrl={hello?.mapTileUrl ?? null} onDrawn={onDrawn} />
       </div>

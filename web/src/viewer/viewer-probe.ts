@@ -14,6 +14,8 @@ export interface ProbeFrame {
   klvPts90kHz: number | null;
   /** A synchronous packet of this very frame was found. */
   exact: boolean;
+  /** Seconds of video from the connection's first frame to this one, as the time display under the picture counts them. */
+  elapsedS: number;
 }
 
 export interface ViewerProbe {

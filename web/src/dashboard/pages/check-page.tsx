@@ -31,7 +31,7 @@ declare global {
 }
 
 export function CheckPage({ api, route }: PageProps<Extract<DashboardRoute, { page: 'check' }>>) {
-  const { filePath, checkId } = route;
+  const { filePath, checkId, atS } = route;
   const detail = useApiData(() => loadCheckDetail(api, checkId, filePath), [api, checkId, filePath]);
   return (
     <div class="check-page">
@@ -44,12 +44,12 @@ export function CheckPage({ api, route }: PageProps<Extract<DashboardRoute, { pa
       </header>
       {detail.state === 'loading' && <p class="loading">Loading the check's points (the file is inspected first if it has not been)…</p>}
       {detail.state === 'failed' && <ErrorNotice error={detail.error} what={`show check ${checkId} of this file`} />}
-      {detail.state === 'loaded' && <LoadedCheck api={api} filePath={filePath} detail={detail.data} />}
+      {detail.state === 'loaded' && <LoadedCheck api={api} filePath={filePath} detail={detail.data} atS={atS ?? null} />}
     </div>
   );
 }
 
-function LoadedCheck({ api, filePath, detail }: { api: PageProps['api']; filePath: string; detail: CheckDetail }) {
+function LoadedCheck({ api, filePath, detail, atS }: { api: PageProps['api']; filePath: string; detail: CheckDetail; atS: number | null }) {
   const probe = useMemo(() => ({ ...emptyCheckViewProbe(), checkId: detail.checkId }), [detail]);
   const columns = useMemo(() => buildCheckColumns(detail.points), [detail]);
   const limits = useMemo(() => limitLines(detail.checkId, detail.rules), [detail]);
@@ -83,6 +83,12 @@ function LoadedCheck({ api, filePath, detail }: { api: PageProps['api']; filePat
     },
     [columns, probe],
   );
+
+  // Opened at a moment (the report's jump to the worst): the violation nearest it is selected, as a click on its row would.
+  useEffect(() => {
+    const row = atS === null ? null : nearestViolationRow(columns.times, columns.violationRows, atS);
+    if (row !== null) select(row);
+  }, [columns, atS, select]);
 
   const { helpOpen, closeHelp } = useCheckShortcuts(columns.violationRows, selectedRow, select);
 
@@ -129,4 +135,11 @@ function LoadedCheck({ api, filePath, detail }: { api: PageProps['api']; filePat
       <RecordingPlayback api={api} filePath={filePath} ingestRunId={detail.ingestRunId} cursorTimeS={cursorTimeS} seekTo={seekTo} onStreamTime={onStreamTime} probe={probe} />
     </>
   );
+}
+
+/** The violation row whose stream time is nearest `atS`; null without violations. */
+function nearestViolationRow(times: ArrayLike<number>, violationRows: Int32Array, atS: number): number | null {
+  let best: number | null = null;
+  for (const row of violationRows) if (best === null || Math.abs(times[row] - atS) < Math.abs(times[best] - atS)) best = row;
+  return best;
 }

@@ -17,7 +17,9 @@ import { KlvSummaryPanel } from '../report/klv-summary-panel.js';
 import { ProblemKindsPanel } from '../report/problem-kinds-panel.js';
 import { PsiTreePanel } from '../report/psi-tree-panel.js';
 import { loadReport, type FileReport } from '../report/report-api.js';
+import { TimingPlotsPanel } from '../report/timing-plots-panel.js';
 import { TopViolationsPanel } from '../report/top-violations-panel.js';
+import { ViolationTimeline } from '../report/violation-timeline.js';
 import { useApiData } from '../use-api-data.js';
 
 export function ReportPage({ api, route, navigate }: PageProps<Extract<DashboardRoute, { page: 'report' }>>) {
@@ -42,12 +44,12 @@ export function ReportPage({ api, route, navigate }: PageProps<Extract<Dashboard
       )}
       {/* Once the report it made has loaded, the finished inspection has nothing more to say. */}
       {!(inspection.state === 'completed' && report.state === 'loaded' && report.data !== null) && <InspectionProgress inspection={inspection} />}
-      {report.state === 'loaded' && report.data !== null && <ReportView report={report.data} filePath={filePath} navigate={navigate} />}
+      {report.state === 'loaded' && report.data !== null && <ReportView api={api} report={report.data} filePath={filePath} navigate={navigate} />}
     </div>
   );
 }
 
-function ReportView({ report, filePath, navigate }: { report: FileReport; filePath: string; navigate: PageProps['navigate'] }) {
+function ReportView({ api, report, filePath, navigate }: { api: PageProps['api']; report: FileReport; filePath: string; navigate: PageProps['navigate'] }) {
   const failed = report.checks.filter((check) => check.summary.verdict === 'fail').length;
   const warned = report.checks.filter((check) => check.summary.verdict === 'warn').length;
   return (
@@ -67,8 +69,10 @@ function ReportView({ report, filePath, navigate }: { report: FileReport; filePa
         </p>
       </section>
       <ProblemKindsPanel report={report} filePath={filePath} />
+      <ViolationTimeline report={report} filePath={filePath} />
       <ChecksTable filePath={filePath} checks={report.checks} navigate={navigate} />
       <InventoryPanel inventory={report.inventory} checks={report.checks} />
+      <TimingPlotsPanel api={api} filePath={filePath} runId={report.runId} />
       <PsiTreePanel inventory={report.inventory} />
       <KlvSummaryPanel klv={report.klv} filePath={filePath} />
       <TopViolationsPanel report={report} filePath={filePath} />

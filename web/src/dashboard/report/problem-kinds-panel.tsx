@@ -2,8 +2,12 @@
  * What the report opens with: the worst problems, one line each (the
  * report's `problemKinds`). One cause that several checks see (a PCR gap is
  * a PCR interval, a PCR jump and two TR 101 290 errors) is one line naming
- * every check, each a link to its page.
+ * every check, each a link to its page. The first line is the worst: "Jump
+ * to the worst" opens its leading check at its worst occurrence, that
+ * violation selected (the video paused on its frame); each line's "show"
+ * does the same for it.
  */
+import type { ReportProblemKind } from '@klvscope/core/browser';
 import { routeHash } from '../dashboard-route.js';
 import { pidLabel } from './pid-label.js';
 import type { FileReport } from './report-api.js';
@@ -12,11 +16,19 @@ export function ProblemKindsPanel({ report, filePath }: { report: FileReport; fi
   if (report.problemKinds.length === 0) return null;
   return (
     <section class="panel problem-kinds">
-      <h2>Worst problems</h2>
+      <h2>
+        Worst problems{' '}
+        <a class="jump-to-worst button-link" href={worstMoment(report.problemKinds[0], filePath)}>
+          Jump to the worst
+        </a>
+      </h2>
       <ol>
         {report.problemKinds.map((kind) => (
           <li class="problem-kind" data-pid={kind.pid} data-count={kind.count}>
-            <span class={`severity verdict-${kind.severity === 'error' ? 'fail' : 'warn'}`}>{kind.severity}</span> <span class="line">{kind.line}</span>
+            <span class={`severity verdict-${kind.severity === 'error' ? 'fail' : 'warn'}`}>{kind.severity}</span> <span class="line">{kind.line}</span>{' '}
+            <a class="show-worst" href={worstMoment(kind, filePath)}>
+              show
+            </a>
             <span class="seen-by">
               {' '}
               — PID {pidLabel(kind.pid)}, seen by{' '}
@@ -32,4 +44,10 @@ export function ProblemKindsPanel({ report, filePath }: { report: FileReport; fi
       </ol>
     </section>
   );
+}
+
+/** The check view of the kind's leading check, at its worst occurrence (its first, when the worst has no stream time). */
+function worstMoment(kind: ReportProblemKind, filePath: string): string {
+  const atS = kind.worst.t ?? kind.firstT;
+  return routeHash({ page: 'check', filePath, checkId: kind.checkIds[0], ...(atS === null ? {} : { atS }) });
 }
