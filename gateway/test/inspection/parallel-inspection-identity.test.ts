@@ -168,7 +168,8 @@ describe('parallel inspection of one file', function () {
   it('gives the store the chunks with their runs when reading on more than one thread', async () => {
     const path = generated('clean-store-source', null).path();
     const chunks: Array<Uint8Array | SourceChunk> = [];
-    for await (const chunk of fileSourcesOnThreads({ threads: 2, minParallelBytes: 0 }).open(path, {})) chunks.push(chunk);
+    const source = fileSourcesOnThreads({ threads: 2, minParallelBytes: 0 }).open(path, {}) as AsyncIterable<Uint8Array | SourceChunk>;
+    for await (const chunk of source) chunks.push(chunk);
     expect(chunks.length).to.be.greaterThan(0);
     expect(chunks.every((chunk) => !(chunk instanceof Uint8Array) && (chunk.packetRuns?.runs.length ?? 0) > 0)).to.equal(true);
   });
