@@ -4,7 +4,7 @@
 // also prints its baseline, measured in the same run.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startService } from './service-child.mjs';
@@ -15,7 +15,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 /** Section 3 compares two figures that differ by a quarter: more runs, so that its median is not one slow spell of the machine. */
 const CHECK_RUNS = Math.max(RUNS, 9);
 // BENCH_SECTIONS=1,2 runs only those sections.
-// Section 5 (a long recording, BENCH_RECORDING_GB, default 20, stored) runs only when named.
+// Section 5 (a long recording, BENCH_RECORDING_GB, default 20, stored) and section 6 (inspect --threads on the 2 GB recording) run only when named.
 const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? '1,2,3,4').split(',').map(Number));
 
 /**
@@ -70,7 +70,7 @@ const ts200 = await ensureStream(cacheDir, 'ts-200mb', { durationSeconds: 160, b
 const ts20 = await ensureStream(cacheDir, 'ts-20mb', { durationSeconds: 16, bitrate: 10_000_000 });
 const klv200 = await ensureStream(cacheDir, 'klv-200mb', { durationSeconds: 160, bitrate: 10_000_000, klv: { carriage: 'async', rateHz: 30 } }, 'klv30');
 // A 27-minute recording (2 GB at 10 Mb/s), for sections 3 and 4: where start-up and JIT warm-up no longer dominate.
-const klv2g = SECTIONS.has(3) || SECTIONS.has(4) ? await ensureStream(cacheDir, 'klv-2gb', { durationSeconds: 1600, bitrate: 10_000_000, klv: { carriage: 'async', rateHz: 30 } }, 'klv30') : null;
+const klv2g = SECTIONS.has(3) || SECTIONS.has(4) || SECTIONS.has(6) ? await ensureStream(cacheDir, 'klv-2gb', { durationSeconds: 1600, bitrate: 10_000_000, klv: { carriage: 'async', rateHz: 30 } }, 'klv30') : null;
 
 console.log(`klvscope bench — node ${process.version}, ${RUNS} runs each, median wall time from spawn to exit`);
 
@@ -122,9 +122,9 @@ for (const file of [klv200, klv2g]) {
 }
 
 /** `klvscope inspect --json FILE` (no store) as a user runs it, timed from spawn to exit, with its report. */
-function inspectPlain(file) {
+function inspectPlain(file, extra = []) {
   const start = process.hrtime.bigint();
-  const child = spawnSync(process.execPath, [...NODE_OPTIONS_OF_THE_CLI, join(here, 'measure-cli.cjs'), 'inspect', '--json', '--fail-on', 'never', file], { encoding: 'utf8', maxBuffer: 256 << 20 });
+  const child = spawnSync(process.execPath, [...NODE_OPTIONS_OF_THE_CLI, join(here, 'measure-cli.cjs'), 'inspect', '--json', '--fail-on', 'never', ...extra, file], { encoding: 'utf8', maxBuffer: 256 << 20 });
   const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
   if (child.status !== 0) throw new Error(`inspect failed: ${child.stderr}`);
   const { maxRssKb } = JSON.parse(child.stderr.trim().split('\n').pop());
@@ -256,4 +256,34 @@ if (SECTIONS.has(5)) {
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+if (SECTIONS.has(6)) {
+  // docs/parallel-inspection.md: the same inspections on 1 and 2 threads (main + one worker), interleaved.
+  const size = statSync(klv2g).size;
+  const runs = Math.min(RUNS, 3);
+  console.log(`\n6. Parallel inspection: \`klvscope inspect\` and \`inspect --store\` (fresh data folder) of ${klv2g.split('/').pop()} with --threads 1 and 2 (${runs} runs each, interleaved; load average ${loadavg().map((l) => fmt(l, 2)).join(', ')})`);
+  runOnce('measure-read.mjs', klv2g, []);
+  const [one, two, storedOne, storedTwo] = [[], [], [], []];
+  const folders = [];
+  for (let i = 0; i < runs; i++) {
+    one.push(inspectPlain(klv2g, ['--threads', '1']));
+    two.push(inspectPlain(klv2g, ['--threads', '2']));
+    if (JSON.stringify(two[i].report) !== JSON.stringify(one[i].report)) throw new Error('inspect --threads 2 printed another report than --threads 1');
+    for (const [list, threads] of [[storedOne, '1'], [storedTwo, '2']]) {
+      const dataDir = mkdtempSync(join(tmpdir(), 'klvscope-bench-threads-'));
+      folders.push(dataDir);
+      list.push(inspectStored(dataDir, klv2g, ['--threads', threads]));
+    }
+  }
+  const mid = (list) => [...list].sort((a, b) => a.wallMs - b.wallMs)[Math.floor(list.length / 2)];
+  const peak = (list) => fmt(Math.max(...list.map((r) => r.maxRssKb)) / 1024);
+  const row = (label, list) => console.log(`  ${label.padEnd(26)} ${fmt(mid(list).wallMs)} ms whole process, ${fmt(mbps(size, mid(list).wallMs))} MB/s, peak RSS ${peak(list)} MB`);
+  row('plain, 1 thread', one);
+  row('plain, 2 threads', two);
+  console.log(`  2 threads / 1 thread       ${fmt(mid(one).wallMs / mid(two).wallMs, 2)} x the rate (pair by pair ${one.map((r, i) => fmt(r.wallMs / two[i].wallMs, 2)).join(', ')}); same report: yes`);
+  row('first stored, 1 thread', storedOne);
+  row('first stored, 2 threads', storedTwo);
+  console.log(`  first stored / plain       ${fmt(mid(storedTwo).wallMs / mid(two).wallMs, 2)} x on 2 threads, ${fmt(mid(storedOne).wallMs / mid(one).wallMs, 2)} x on 1`);
+  for (const dataDir of folders) rmSync(dataDir, { recursive: true, force: true });
 }

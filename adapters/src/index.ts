@@ -1,6 +1,7 @@
 /** @klvscope/adapters: byte sources and sinks that touch the OS. */
 export { AdapterError, type AdapterErrorCode } from './adapter-error.js';
 export { fileSize, readFileChunks, readFileHead, type ReadFileChunksOptions } from './file.js';
+export { PARALLEL_READ_MIN_BYTES, readFileChunksForInspection, readFileChunksInParallel, type InspectionReadOptions, type ParallelReadOptions } from './parallel-file-chunks.js';
 export type { LiveChunk, LiveSource, LiveSourceEvent, LiveSourceEventKind, LiveSourceStats } from './live-source.js';
 export { openLiveSource } from './open-live-source.js';
 export { isSerialSourceUrl } from './serial-source-url.js';

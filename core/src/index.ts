@@ -3,6 +3,7 @@ export { crc32Mpeg2 } from './ts/crc32.js';
 export { isAudioStreamType, isVideoStreamType, streamTypeName } from './ts/stream-types.js';
 export { TS_ERROR_TYPES } from './ts/ts-error-catalog.js';
 export { TsDemuxer, type DemuxerOptions } from './ts/demuxer.js';
+export { scanPacketRuns, type PacketRuns } from './ts/packet-runs.js';
 export { videoCodecOf, videoResolutionOf, type VideoCodec, type VideoResolution } from './ts/video-resolution.js';
 export { VideoResolutionProbe } from './ts/video-resolution-probe.js';
 export { InventoryBuilder, type Inventory, type InventoryPid, type InventoryProgram } from './ts/inventory.js';

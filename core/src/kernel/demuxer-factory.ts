@@ -4,12 +4,16 @@
  * without the pipeline knowing.
  */
 import { TsDemuxer } from '../ts/demuxer.js';
+import type { PacketRuns } from '../ts/packet-runs.js';
 import type { ObservationSink } from './observations.js';
 
 /** Bytes in, observations out to the sink it was made with. */
 export interface Demuxer {
-  /** Feeds the next chunk; the caller may reuse the chunk's memory once this returns. */
-  push(chunk: Uint8Array): void;
+  /**
+   * Feeds the next chunk; the caller may reuse the chunk's memory once this returns. `runs`, when
+   * the source found them (a parallel file read), may make it faster, never change what it emits.
+   */
+  push(chunk: Uint8Array, runs?: PacketRuns): void;
   /** Ends the source: flushes whatever is held. */
   end(): void;
   /**

@@ -14,11 +14,14 @@ import type { AnyCheck } from './define-check.js';
 import { type DemuxerFactory, createTsDemuxer } from './demuxer-factory.js';
 import { OBSERVATION_KINDS } from './observation-kinds.js';
 import type { Observation, ObservationKind, ObservationSink } from './observations.js';
+import type { PacketRuns } from '../ts/packet-runs.js';
 
 /** A chunk of a byte source with the offset of its first byte in the source. */
 export interface SourceChunk {
   bytes: Uint8Array;
   offset: number;
+  /** The runs of plain packets in `bytes`, when the source found them on a worker thread (parallel inspection). */
+  packetRuns?: PacketRuns;
 }
 
 /**
@@ -66,9 +69,11 @@ export async function runPipeline(source: ByteSource, options: PipelineOptions):
   let bytes = 0;
   for await (const chunk of source) {
     let data: Uint8Array;
+    let runs: PacketRuns | undefined;
     if (chunk instanceof Uint8Array) {
       data = chunk;
     } else {
+      runs = chunk.packetRuns;
       if (chunk.offset !== bytes) {
         throw new CoreError('ERR_SOURCE_NOT_CONTIGUOUS', `source chunk at offset ${chunk.offset}, expected ${bytes}`, {
           offset: chunk.offset,
@@ -77,7 +82,7 @@ export async function runPipeline(source: ByteSource, options: PipelineOptions):
       }
       data = chunk.bytes;
     }
-    demuxer.push(data);
+    demuxer.push(data, runs);
     bytes += data.length;
     session.throwIfSinkFailed();
     onProgress?.(bytes);

@@ -17,6 +17,7 @@ import type {
 } from '../kernel/observations.js';
 import { readPcr27MHz } from './clock.js';
 import { type PacketLayout, type PacketSize, SYNCS_TO_LOCK, detectPacketLayout, syncRun, syncsNeeded } from './packet-layout.js';
+import type { PacketRuns } from './packet-runs.js';
 import { PesAssembly } from './pes-assembly.js';
 import { parsePesHeader, pesHeaderBytesNeeded } from './pes-header.js';
 import type { PesPayloadConsumer } from './pes-payload-consumer.js';
@@ -86,6 +87,12 @@ export class TsDemuxer {
   private readonly tables: PsiTables;
   private timeBasePid = -1;
   private ended = false;
+  /** While `push` runs: the chunk it was given and the runs of plain packets found in it (packet-runs.ts). */
+  private runsChunk: Uint8Array | null = null;
+  private runs: PacketRuns | null = null;
+  /** The next run of `runs` not yet passed. */
+  private nextRun = 0;
+  private packetsInRuns = 0;
   private readonly emitBound = (observation: Observation): void => this.timeline.emit(observation);
 
   constructor(sink: ObservationSink, private readonly options: DemuxerOptions = {}) {
@@ -105,13 +112,23 @@ export class TsDemuxer {
     return this.packetIndex;
   }
 
+  /** Packets counted through runs of plain packets (`push`'s second argument) without being visited. */
+  get packetsCountedInRuns(): number {
+    return this.packetsInRuns;
+  }
+
   /** The packet size in use, once detected. */
   get packetSize(): PacketSize | null {
     return this.layout?.size ?? null;
   }
 
-  /** Feeds the next chunk of the source. The caller may reuse the chunk after the call returns. */
-  push(chunk: Uint8Array): void {
+  /**
+   * Feeds the next chunk of the source. The caller may reuse the chunk after the call returns.
+   * `runs`, found in this chunk's bytes by scanPacketRuns, lets the demuxer count the packets of
+   * a run at once where its own state says it would have counted them one by one anyway; the
+   * observations are the same with or without them.
+   */
+  push(chunk: Uint8Array, runs?: PacketRuns): void {
     if (this.ended || chunk.length === 0) return;
     const base = this.streamOffset;
     this.streamOffset += chunk.length;
@@ -119,7 +136,17 @@ export class TsDemuxer {
       this.detect(chunk, base, false);
       return;
     }
-    this.feed(chunk, base);
+    if (runs && runs.stride === this.stride && runs.runs.length > 0) {
+      this.runsChunk = chunk;
+      this.runs = runs;
+      this.nextRun = 0;
+    }
+    try {
+      this.feed(chunk, base);
+    } finally {
+      this.runsChunk = null;
+      this.runs = null;
+    }
   }
 
   /**
@@ -255,6 +282,52 @@ export class TsDemuxer {
   }
 
   /**
+   * When a run of plain packets starts at `pos` and the demuxer's state lets
+   * runOfPlainPackets count every packet of it (each PID carries a PES not
+   * being collected, its counter follows on), counts them as it would and
+   * returns the position after the run; otherwise returns `pos`, and the
+   * packets are read one by one.
+   */
+  private countRun(pos: number, end: number): number {
+    const found = this.runs as PacketRuns;
+    const runs = found.runs;
+    let next = this.nextRun;
+    while (next < runs.length && runs[next] < pos) next += 4;
+    this.nextRun = next;
+    if (next >= runs.length || runs[next] !== pos) return pos;
+    const packets = runs[next + 1];
+    const after = pos + packets * this.stride;
+    if (after - this.stride + TS_PACKET_SIZE > end) return pos;
+    const pids = found.pids;
+    const first = runs[next + 2] * 4;
+    const last = first + runs[next + 3] * 4;
+    const kind = this.kind;
+    const lastCc = this.lastCc;
+    const pes = this.pes;
+    for (let e = first; e < last; e += 4) {
+      const pid = pids[e];
+      if (pid === NULL_PID) continue;
+      if (kind[pid] !== PidKind.Pes) return pos;
+      const cc = lastCc[pid];
+      if (cc < 0 || ((cc + 1) & 0x0f) !== pids[e + 2]) return pos;
+      const assembly = pes[pid];
+      if (assembly !== undefined && (assembly.awaitingHeader || assembly.current !== null)) return pos;
+    }
+    const packetCounts = this.counters.packets;
+    for (let e = first; e < last; e += 4) {
+      const pid = pids[e];
+      packetCounts[pid] += pids[e + 1];
+      if (pid === NULL_PID) continue;
+      lastCc[pid] = pids[e + 3];
+      this.duplicates[pid] = 0;
+    }
+    this.packetIndex += packets;
+    this.packetsInRuns += packets;
+    this.nextRun = next + 4;
+    return after;
+  }
+
+  /**
    * Processes the packets in `buf[start, end)`; returns where it stopped (the
    * bytes from there on need more data). ISO 13818-1 2.4.3.2: a packet starts
    * with 0x47 every `stride` bytes once synchronised.
@@ -262,8 +335,16 @@ export class TsDemuxer {
   private scan(buf: Uint8Array, start: number, end: number, base: number, final: boolean): number {
     const stride = this.stride;
     let pos = start;
+    const withRuns = buf === this.runsChunk;
     while (end - pos >= TS_PACKET_SIZE) {
       if (!this.lost) {
+        if (withRuns) {
+          const after = this.countRun(pos, end);
+          if (after > pos) {
+            pos = after;
+            continue;
+          }
+        }
         pos = this.runOfPlainPackets(buf, pos, end);
         if (end - pos < TS_PACKET_SIZE) break;
         if (buf[pos] === TS_SYNC_BYTE) {

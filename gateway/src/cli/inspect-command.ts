@@ -15,7 +15,7 @@ import {
   type Inventory,
   type KlvPidSummary,
 } from '@klvscope/core';
-import { fileSize, readFileChunks } from '@klvscope/adapters';
+import { fileSize, readFileChunksForInspection } from '@klvscope/adapters';
 import { composeApplication } from '../composition-root.js';
 import { loadCliChecks, type RuleOptions } from './cli-checks.js';
 import { formatStages, inspectWithStore } from './stored-inspection.js';
@@ -37,6 +37,8 @@ export interface InspectOptions extends RuleOptions {
   check?: string;
   format: string;
   failOn: string;
+  /** `--threads N`: threads in all for reading the file (parallel-file-chunks.ts); default 1. */
+  threads?: string;
 }
 
 export interface InspectReport extends Inventory {
@@ -44,7 +46,7 @@ export interface InspectReport extends Inventory {
   checks: CheckResult[];
 }
 
-export async function inspectFile(path: string, options: RuleOptions & { onlyCheck?: string } = {}): Promise<InspectReport> {
+export async function inspectFile(path: string, options: RuleOptions & { onlyCheck?: string; threads?: number } = {}): Promise<InspectReport> {
   const { checks, rules, ruleSet } = await loadCliChecks(options);
   const selected = options.onlyCheck ? checks.filter((c) => c.id === options.onlyCheck) : checks;
   if (options.onlyCheck && selected.length === 0) {
@@ -59,7 +61,7 @@ export async function inspectFile(path: string, options: RuleOptions & { onlyChe
   const progress = startProgress('Inspecting', total);
   let session;
   try {
-    session = await runPipeline(readFileChunks(path), {
+    session = await runPipeline(readFileChunksForInspection(path, { threads: options.threads ?? 1 }), {
       checks: selected,
       rules,
       observationSinks: [(o) => inventory.observe(o), (o) => klv.observe(o)],
@@ -83,6 +85,14 @@ function failOnOf(value: string): FailOn {
   throw new UsageError(`--fail-on must be error, warn or never, got '${value}'`);
 }
 
+/** `--threads N`: a whole number from 1 (one thread, the default) to 64. */
+export function threadsOf(value: string | undefined): number {
+  if (value === undefined) return 1;
+  const threads = Number(value);
+  if (!Number.isInteger(threads) || threads < 1 || threads > 64) throw new UsageError(`--threads must be a whole number from 1 to 64, got '${value}'`);
+  return threads;
+}
+
 function formatOf(value: string): PointFormat {
   if (value === 'text' || value === 'json' || value === 'csv') return value;
   throw new UsageError(`--format must be text, json or csv, got '${value}'`);
@@ -99,9 +109,10 @@ export function exitCodeFor(checks: ReadonlyArray<Pick<CheckResult, 'summary'>>,
 export async function runInspect(path: string, options: InspectOptions): Promise<number> {
   const failOn = failOnOf(options.failOn);
   const format = formatOf(options.format);
+  const threads = threadsOf(options.threads);
   if (options.catalog !== undefined && options.store === undefined) throw new UsageError('--catalog goes with --store: the inspection is kept in a data folder and published to the fleet');
-  if (options.store !== undefined) return runStoredInspect(path, options, failOn, format);
-  const report = await inspectFile(path, { ...options, onlyCheck: options.check });
+  if (options.store !== undefined) return runStoredInspect(path, options, failOn, format, threads);
+  const report = await inspectFile(path, { ...options, onlyCheck: options.check, threads });
   if (options.check) {
     process.stdout.write(`${formatPoints(report.checks[0].points, format)}\n`);
   } else if (options.json) {
@@ -114,8 +125,8 @@ export async function runInspect(path: string, options: InspectOptions): Promise
 }
 
 /** `inspect --store`: the same output, from the workflow's stages (reused where cached), with a line saying which. */
-async function runStoredInspect(path: string, options: InspectOptions, failOn: FailOn, format: PointFormat): Promise<number> {
-  const { dataDir, result, points } = await inspectWithStore(path, options.store as string | true, loadCliChecks(options), options.check, catalogUrlOption(options.catalog));
+async function runStoredInspect(path: string, options: InspectOptions, failOn: FailOn, format: PointFormat, threads: number): Promise<number> {
+  const { dataDir, result, points } = await inspectWithStore(path, options.store as string | true, loadCliChecks(options), options.check, catalogUrlOption(options.catalog), threads);
   const checks = result.process.checks;
   if (points !== null) {
     process.stdout.write(`${formatPoints(points, format)}\n`);

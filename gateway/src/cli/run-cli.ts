@@ -57,6 +57,7 @@ function buildProgram(): Command {
     .option('--fail-on <severity>', 'exit with 1 on a violation of this severity or worse: error, warn or never', 'error')
     .option('--store [dir]', 'keep the stages in a data folder and reuse them (default folder: $KLVSCOPE_DATA_DIR or ./data)')
     .option('--catalog <url>', "with --store: reuse a fleet's inspection of the file, and publish this one to it (docs/fleet.md)")
+    .option('--threads <n>', 'threads reading the file: N - 1 worker threads find the packets the demuxer may count without reading them (files of 64 MiB or more; default 1; docs/parallel-inspection.md)')
     .action(async (file: string, options: InspectOptions) => {
       process.exitCode = await runInspect(file, options);
     });

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { type Point } from '@klvscope/core';
 import { Store, defaultDataDir } from '@klvscope/core/store';
 import { FileWorkflow, type InspectionResult, type ProgressPhase } from '@klvscope/core/workflow';
-import { fileSources } from '../inspection/file-sources.js';
+import { fileSourcesOnThreads } from '../inspection/file-sources.js';
 import type { CliChecks } from './cli-checks.js';
 import { startProgress, type Progress } from './progress.js';
 import { UsageError } from './usage-error.js';
@@ -24,7 +24,14 @@ export interface StoredInspection {
 /** A first inspection reads the file once (new content is hashed beside that read, other content first): the analysis and the checks run in the ingest's pass; the checks alone (after a rule change) over the stored run. */
 const PHASE_LABELS: Readonly<Record<ProgressPhase, string>> = { hash: 'Hashing', analyze: 'Analyzing', ingest: 'Analyzing, ingesting and checking', process: 'Checking the stored run' };
 
-export async function inspectWithStore(path: string, dataDir: string | true, loadChecks: Promise<CliChecks>, onlyCheck?: string, catalogUrl?: string): Promise<StoredInspection> {
+export async function inspectWithStore(
+  path: string,
+  dataDir: string | true,
+  loadChecks: Promise<CliChecks>,
+  onlyCheck?: string,
+  catalogUrl?: string,
+  threads = 1,
+): Promise<StoredInspection> {
   // The store opens (compiling sql.js's WebAssembly in the background) while the checks and rules load.
   const opening = Store.open({ dataDir: dataDir === true ? defaultDataDir() : dataDir });
   const [opened, checks] = await Promise.allSettled([opening, loadChecks]);
@@ -35,7 +42,7 @@ export async function inspectWithStore(path: string, dataDir: string | true, loa
     const loaded = checks.value;
     const workflow = new FileWorkflow({
       store,
-      files: fileSources,
+      files: fileSourcesOnThreads({ threads }),
       checks: loaded.checks,
       rules: loaded.rules,
     });

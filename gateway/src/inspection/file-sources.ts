@@ -4,9 +4,15 @@
  * service's modules.
  */
 import type { FileSourceOpener } from '@klvscope/core/workflow';
-import { fileSize, readFileChunks } from '@klvscope/adapters';
+import { fileSize, readFileChunks, readFileChunksForInspection, type InspectionReadOptions } from '@klvscope/adapters';
 
 export const fileSources: FileSourceOpener = {
   size: fileSize,
   open: (path, { signal }) => readFileChunks(path, { signal }),
 };
+
+/** The same, read on `threads` threads in all (parallel-file-chunks.ts); one thread is `fileSources`. */
+export function fileSourcesOnThreads(options: Pick<InspectionReadOptions, 'threads' | 'minParallelBytes' | 'splitAt'>): FileSourceOpener {
+  if (options.threads <= 1) return fileSources;
+  return { size: fileSize, open: (path, { signal }) => readFileChunksForInspection(path, { ...options, signal }) };
+}
