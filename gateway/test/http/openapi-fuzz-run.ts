@@ -80,6 +80,8 @@ interface ServiceResult {
   operations: Record<string, OperationCounts>;
   requests: number;
   defects: string[];
+  /** State reads that had to be sent again (a reset kept-alive connection). */
+  stateReadsRetried?: number;
 }
 
 const summary: Record<string, ServiceResult> = {};
@@ -88,7 +90,15 @@ try {
   const only = process.env.FUZZ_SERVICES?.split(',') ?? null;
   for (const service of services.filter((candidate) => only === null || only.includes(candidate.name))) {
     const result: ServiceResult = (summary[service.name] = { operations: {}, requests: 0, defects: [] });
-    const readState = async (): Promise<string> => (await Promise.all(service.state.map(async (path) => (await fetch(`${service.base}${path}`, { headers: { [service.key.name]: service.key.value } })).text()))).join('\n');
+    const readOnce = async (path: string): Promise<string> => (await fetch(`${service.base}${path}`, { headers: { [service.key.name]: service.key.value } })).text();
+    // A kept-alive connection the server closes as the read goes out resets (ECONNRESET): a GET is read again, once, and counted.
+    const readAgain = async (path: string): Promise<string> =>
+      readOnce(path).catch(async (error: unknown) => {
+        result.stateReadsRetried = (result.stateReadsRetried ?? 0) + 1;
+        process.stderr.write(`${service.name}: GET ${path} read again after ${(error as Error).message} (${String((error as Error).cause)})\n`);
+        return readOnce(path);
+      });
+    const readState = async (): Promise<string> => (await Promise.all(service.state.map(readAgain))).join('\n');
     const operations = operationsOf(service.document);
     const runs = requestsPerService === null ? runsPerOperation : Math.ceil(requestsPerService / operations.length);
     for (const operation of operations) {
