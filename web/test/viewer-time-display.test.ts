@@ -6,19 +6,12 @@
  * page says LIVE, the video shown since it joined, and the frame's time stamp.
  */
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { findFfmpeg } from '@klvscope/adapters';
-import { startStreamingServer, type RunningStreamingServer } from '@klvscope/gateway';
-import { buildWeb } from '@klvscope/web/build';
 import type { Page } from 'playwright-core';
-import { chromiumUnavailableReason, launchChromium, saveScreenshot, type ChromiumSession } from '../../test-support/chromium.js';
-import { fixtureOrSkip } from '../../test-support/fixtures.js';
+import { saveScreenshot } from '../../test-support/chromium.js';
 import { formatElapsed } from '../src/viewer/elapsed-format.js';
 import { formatTimestampMicros } from '../src/viewer/klv-value-format.js';
 import type { ViewerProbe } from '../src/viewer/viewer-probe.js';
+import { transcodedFixtureSuite } from './transcoded-fixture-suite.js';
 
 interface ClockReading {
   live: string;
@@ -50,35 +43,14 @@ async function readClock(page: Page): Promise<ClockReading> {
 
 describe('the stream viewer time display in Chromium, on a looped transcoded file', function () {
   this.timeout(150_000);
-  let chromium: ChromiumSession | null = null;
-  let server: RunningStreamingServer | null = null;
-  let dataDir: string | null = null;
-
-  before(async function () {
-    const reason = chromiumUnavailableReason() ?? (findFfmpeg() === null ? 'no ffmpeg on the PATH (apt-get install ffmpeg)' : null);
-    if (reason !== null) {
-      console.log(`      skipped: ${reason}`);
-      this.skip();
-    }
-    const fixture = fixtureOrSkip(this, 'real', 'kwiver_aphill_klv_10s.ts');
-    await buildWeb();
-    dataDir = await mkdtemp(join(tmpdir(), 'klvscope-viewer-clock-'));
-    server = await startStreamingServer({ dataDir, port: 0, env: {}, config: { source: pathToFileURL(fixture).href } });
-    chromium = await launchChromium({ viewport: { width: 1280, height: 1000 } });
-  });
-
-  after(async () => {
-    await chromium?.close();
-    await server?.close();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
+  const suite = transcodedFixtureSuite();
 
   it('counts the video shown since the viewer joined, runs on across the loop, and says LIVE and paused', async () => {
-    const page = await chromium!.newPage();
+    const page = await suite.chromium.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     try {
-      await page.goto(`${server!.url}/`);
+      await page.goto(`${suite.server.url}/`);
       await page.waitForFunction('window.klvscopeViewer.framesShown >= 2 && window.klvscopeViewer.panelKlv !== null', undefined, { timeout: 60_000, polling: 200 });
       const first = await readClock(page);
       expect(first.hasControls, 'no native controls to read 0:00 / 0:00').to.equal(false);

@@ -5,51 +5,23 @@
  * plays it and shows the metadata packet of the frame on screen.
  */
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { findFfmpeg } from '@klvscope/adapters';
-import { startStreamingServer, type RunningStreamingServer } from '@klvscope/gateway';
-import { buildWeb } from '@klvscope/web/build';
-import { chromiumUnavailableReason, launchChromium, saveScreenshot, type ChromiumSession } from '../../test-support/chromium.js';
-import { fixtureOrSkip } from '../../test-support/fixtures.js';
+import { saveScreenshot } from '../../test-support/chromium.js';
 import { until } from '../../test-support/until.js';
 import { listenToStream, pauseOnFrame, probeOnceLaterKlvArrived, readVideo } from './viewer-page-driver.js';
+import { transcodedFixtureSuite } from './transcoded-fixture-suite.js';
 
 describe('the stream viewer in Chromium on MPEG-2 video, transcoded', function () {
   this.timeout(120_000);
-  let chromium: ChromiumSession | null = null;
-  let server: RunningStreamingServer | null = null;
-  let dataDir: string | null = null;
-
-  before(async function () {
-    const reason = chromiumUnavailableReason() ?? (findFfmpeg() === null ? 'no ffmpeg on the PATH (apt-get install ffmpeg)' : null);
-    if (reason !== null) {
-      console.log(`      skipped: ${reason}`);
-      this.skip();
-    }
-    const fixture = fixtureOrSkip(this, 'real', 'kwiver_aphill_klv_10s.ts');
-    await buildWeb();
-    dataDir = await mkdtemp(join(tmpdir(), 'klvscope-viewer-mpeg2-'));
-    server = await startStreamingServer({ dataDir, port: 0, env: {}, config: { source: pathToFileURL(fixture).href } });
-    chromium = await launchChromium({ viewport: { width: 1280, height: 1000 } });
-  });
-
-  after(async () => {
-    await chromium?.close();
-    await server?.close();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
+  const suite = transcodedFixtureSuite();
 
   it('plays the transcoded video at the source size and shows the KLV packet of the frame on screen', async () => {
-    const listener = listenToStream(server!.url);
+    const listener = listenToStream(suite.server.url);
     const sent = listener.messages;
-    const page = await chromium!.newPage();
+    const page = await suite.chromium.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     try {
-      await page.goto(`${server!.url}/`);
+      await page.goto(`${suite.server.url}/`);
       // One frame a second: three frames shown take about three seconds after the first key frame.
       await page.waitForFunction('window.klvscopeViewer.framesShown >= 3 && window.klvscopeViewer.panelKlv !== null', undefined, { timeout: 60_000, polling: 200 });
       const video = await readVideo(page);
