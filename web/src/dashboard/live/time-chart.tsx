@@ -5,6 +5,7 @@
  * go in with setData, which keeps the zoom the user chose.
  */
 import uPlot from 'uplot';
+import { fitPlotToContainer } from '../plot-fits-container.js';
 import 'uplot/dist/uPlot.min.css';
 import { useEffect, useRef } from 'preact/hooks';
 import { formatClockTime } from './clock-time.js';
@@ -54,11 +55,9 @@ export function TimeChart({ title, unit, series, columns, name }: TimeChartProps
       container,
     );
     plotRef.current = plot;
-    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(container.clientWidth, 300), height: HEIGHT_PX }));
-    resize.observe(container);
+    const stopFitting = fitPlotToContainer(plot, container, HEIGHT_PX);
     return () => {
-      resize.disconnect();
-      plot.destroy();
+      stopFitting();
       plotRef.current = null;
     };
     // Only a change of series makes a new plot; the data goes in below.

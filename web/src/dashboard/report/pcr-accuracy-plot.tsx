@@ -6,6 +6,7 @@
  * stream) are scaled to, with the band said at the edge. The band is shaded.
  */
 import uPlot from 'uplot';
+import { fitPlotToContainer } from '../plot-fits-container.js';
 import 'uplot/dist/uPlot.min.css';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { axisTickLabels, plotYRange } from '../check-view/plot-y-range.js';
@@ -111,12 +112,7 @@ export function PcrAccuracyPlot({ series, limitNs }: PcrAccuracyPlotProps) {
       alignedColumns(series, unit.ns) as uPlot.AlignedData,
       container,
     );
-    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(container.clientWidth, 300), height: HEIGHT_PX }));
-    resize.observe(container);
-    return () => {
-      resize.disconnect();
-      plot.destroy();
-    };
+    return fitPlotToContainer(plot, container, HEIGHT_PX);
   }, [series, values, range, limitNs]);
 
   return (

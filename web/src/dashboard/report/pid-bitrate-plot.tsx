@@ -6,6 +6,7 @@
  * the one drawn before.
  */
 import uPlot from 'uplot';
+import { fitPlotToContainer } from '../plot-fits-container.js';
 import 'uplot/dist/uPlot.min.css';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { formatBitrate } from '../../shared/bitrate-format.js';
@@ -64,12 +65,7 @@ export function PidBitratePlot({ series }: { series: BitrateOverTime }) {
       stepColumns([columns[0], ...order.map((i) => columns[i + 1])], series) as uPlot.AlignedData,
       container,
     );
-    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(container.clientWidth, 300), height: HEIGHT_PX }));
-    resize.observe(container);
-    return () => {
-      resize.disconnect();
-      plot.destroy();
-    };
+    return fitPlotToContainer(plot, container, HEIGHT_PX);
   }, [series, columns]);
 
   const top = columns.length > 1 ? columns[columns.length - 1] : [];
