@@ -57,6 +57,27 @@ export async function waitForFrames(page: Page, frames: number): Promise<void> {
 export async function pauseOnFrame(page: Page): Promise<{ probe: ViewerProbe; latitudeText: string }> {
   await page.evaluate("document.querySelector('video').pause()");
   await page.waitForTimeout(400);
+  return settledProbeAndLatitude(page);
+}
+
+/**
+ * The probe and the panel's latitude read together, once the frame, the
+ * packet shown and the cell have stayed the same over two reads 150 ms
+ * apart: packets go on arriving while the video is paused, and the page may
+ * pick a later one for the frame (asynchronous KLV), drawing the panel a
+ * render after the probe changed. After 5 s, whatever they are then.
+ */
+async function settledProbeAndLatitude(page: Page): Promise<{ probe: ViewerProbe; latitudeText: string }> {
+  const read = `(() => {
+    const probe = window.klvscopeViewer;
+    const text = document.querySelector('.klv-panel td[data-field="sensorLatitudeDeg"]')?.textContent ?? '';
+    const shown = JSON.stringify([probe.lastFrame, probe.panelKlv, text]);
+    const settled = window.klvscopeSettledRead === shown;
+    window.klvscopeSettledRead = shown;
+    return settled && JSON.stringify({ probe, latitudeText: text });
+  })()`;
+  const handle = await page.waitForFunction(read, undefined, { timeout: 5_000, polling: 150 }).catch(() => null);
+  if (handle !== null) return JSON.parse((await handle.jsonValue()) as string) as { probe: ViewerProbe; latitudeText: string };
   return { probe: await readProbe(page), latitudeText: await panelText(page, 'sensorLatitudeDeg') };
 }
 
@@ -69,8 +90,7 @@ export async function pauseOnFrame(page: Page): Promise<{ probe: ViewerProbe; la
  */
 export async function probeOnceLaterKlvArrived(page: Page, framePts90kHz: number): Promise<{ probe: ViewerProbe; latitudeText: string }> {
   await page.waitForFunction(`(window.klvscopeViewer.lastKlvPts90kHz ?? -1) > ${framePts90kHz + 45}`, undefined, { timeout: 15_000, polling: 50 });
-  await page.waitForTimeout(100);
-  return { probe: await readProbe(page), latitudeText: await panelText(page, 'sensorLatitudeDeg') };
+  return settledProbeAndLatitude(page);
 }
 
 /** A second viewer over the module's socket, keeping every metadata message it is sent. */
