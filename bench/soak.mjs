@@ -3,7 +3,9 @@
 // namespace made for the run (unshare --net: loopback only, 224.0.0.0/4 routed to it), under a mixed load
 // that keeps every long-lived path busy at once:
 //   - a live session on a multicast feed (--bitrate, default 20 Mb/s) with a fault injected every minute of
-//     the looped file (a PCR gap), its findings, metadata and state read over REST in a loop;
+//     the looped file (a PCR gap), its findings, metadata and state read over REST in a loop; beside the
+//     feed, on the same group, issue 35's flood for the whole run: --flood-rate (default 2,000, 0 for none)
+//     hostile datagrams a second of its five kinds (test-support/hostile-datagrams.ts);
 //   - the relay relaying four channels from multicast groups to unicast ports of this process, the
 //     fourth going silent for --silence-seconds every --silence-every-seconds and coming back;
 //   - the streaming module (built-in demo) with --viewers WebSocket viewers that connect, stay a while
@@ -13,7 +15,8 @@
 // Every --sample-seconds it records the service process's RSS, V8 heap used, array buffers, open
 // descriptors, sockets, event-loop delay p99 (bench/memory-probe.mjs) and the data folder's size, into
 // soak.csv and soak.html (uPlot, inlined) in --out. It fails (exit 1) when any request failed or, over the
-// last three quarters of the run, RSS grew faster than --max-rss-mb-per-hour (least squares) or the open
+// last three quarters of the run, RSS grew faster than --max-rss-mb-per-hour (least squares), RSS ever
+// passed --max-rss-mb (default 300), or the open
 // descriptors grew by more than --max-fd-growth. A short run (--minutes 0.5 --sample-seconds 2) is what a
 // test can afford; the hour is the real measure. --node-option passes a flag to the service's node (repeatable).
 import { spawn, spawnSync } from 'node:child_process';
@@ -39,12 +42,16 @@ const { values } = parseArgs({
     'silence-seconds': { type: 'string' },
     'max-rss-mb-per-hour': { type: 'string' },
     'max-fd-growth': { type: 'string', default: '4' },
+    'max-rss-mb': { type: 'string', default: '300' },
+    'flood-rate': { type: 'string', default: '2000' },
     'node-option': { type: 'string', multiple: true, default: [] },
     send: { type: 'string' },
+    flood: { type: 'string' },
   },
 });
 
 if (values.send !== undefined) await runSender(JSON.parse(values.send));
+if (values.flood !== undefined) await runFlood(JSON.parse(values.flood));
 
 if (process.env[INSIDE] !== '1') {
   const setup = 'ip link set lo up && ip route add 224.0.0.0/4 dev lo && exec "$@"';
@@ -189,6 +196,13 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 
+  // Issue 35's flood for the whole run: hostile datagrams of its five kinds to the live session's group, beside its feed.
+  const floodRate = Number(values['flood-rate']);
+  if (floodRate > 0) {
+    const child = spawn(process.execPath, ['--conditions=source', '--import', import.meta.resolve('tsx'), fileURLToPath(import.meta.url), '--flood', JSON.stringify({ ...LIVE_GROUP, rate: floodRate })], { cwd: repo, stdio: ['ignore', 'ignore', 'inherit'] });
+    children.push(child);
+  }
+
   // Ctrl+C ends the run early, with its samples written and every process stopped.
   process.once('SIGINT', () => (stopping = true));
   process.once('SIGTERM', () => (stopping = true));
@@ -274,11 +288,19 @@ try {
   // A short run is mostly warm-up: its slope says little, so it is bounded only when asked.
   const maxRssPerHour = Number(values['max-rss-mb-per-hour'] ?? (short ? Infinity : 5));
   const maxFdGrowth = Number(values['max-fd-growth']);
+  const maxRssMb = Number(values['max-rss-mb']);
+  const peakRss = Math.max(...samples.map((s) => s.rssMb));
+  if (peakRss > maxRssMb) failures.push(`RSS reached ${peakRss} MB (bound ${maxRssMb})`);
   if (rssPerHour > maxRssPerHour) failures.push(`RSS grew ${rssPerHour.toFixed(1)} MB/h over the last three quarters (bound ${maxRssPerHour})`);
   if (fdGrowth > maxFdGrowth) failures.push(`open descriptors grew by ${fdGrowth} over the last three quarters (bound ${maxFdGrowth})`);
   const range = (key) => `${Math.min(...samples.map((s) => s[key]))}–${Math.max(...samples.map((s) => s[key]))}`;
   console.log(`  samples ${samples.length}; RSS ${range('rssMb')} MB (${rssPerHour.toFixed(1)} MB/h after the first quarter), heap used ${range('heapUsedMb')} MB (${heapPerHour.toFixed(1)} MB/h), array buffers ${range('arrayBuffersMb')} MB`);
   console.log(`  descriptors ${range('fds')} (growth ${fdGrowth}), sockets ${range('sockets')}, event-loop delay p99 ${range('eventLoopDelayP99Ms')} ms, data folder ${range('dataFolderMb')} MB`);
+  if (floodRate > 0) {
+    const flooded = await inspection('GET', `/sessions/${live.sessionId}`);
+    const kept = await inspection('GET', `/sessions/${live.sessionId}/findings?limit=1&offset=0`);
+    console.log(`  the flood (${floodRate} hostile datagrams/s beside the feed): the session received ${flooded?.received?.chunks} datagrams (socket drops ${flooded?.received?.socketDrops}, application loss ${flooded?.received?.applicationLoss}); findings kept by REST ${kept?.total}`);
+  }
   console.log(`  requests ${counts.requests}, failed ${counts.failed}; viewer connections ${counts.viewerConnects} (${counts.viewerFailures} failed); relay datagrams received ${receivers.map((r) => r.datagrams).join(', ')}`);
   writeFileSync(join(out, 'soak-summary.json'), JSON.stringify({ minutes, samples: samples.length, rssPerHour, heapPerHour, fdGrowth, counts, relayDatagrams: receivers.map((r) => r.datagrams), failures }, null, 2));
 } catch (error) {
@@ -360,6 +382,28 @@ for (const key of ${JSON.stringify(keys)}) {
   new uPlot({ title: key, width: 900, height: 220, scales: { x: { time: false } }, series: [{ label: 'minute' }, { label: key, stroke: 'steelblue' }] }, [data.minute, data[key]], div);
 }
 </script>`;
+}
+
+/**
+ * The flood's process: hostile datagrams (test-support/hostile-datagrams.ts) to the group at `rate` a
+ * second until killed, paced in 10 ms steps on the clock; a pool made once, as bench/live-flood.mjs does.
+ */
+async function runFlood({ host, port, rate }) {
+  const { hostileDatagrams } = await import('../test-support/hostile-datagrams.ts');
+  const made = hostileDatagrams(35);
+  const pool = Array.from({ length: 5_000 }, () => made.next().value.bytes);
+  const socket = createSocket('udp4');
+  await new Promise((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  socket.setMulticastInterface('127.0.0.1');
+  process.once('SIGTERM', () => process.exit(0));
+  const startedAt = performance.now();
+  for (let sent = 0; ; ) {
+    const due = Math.floor(((performance.now() - startedAt) / 1_000) * rate);
+    const sends = [];
+    for (; sent < due; sent++) sends.push(new Promise((done) => socket.send(pool[sent % pool.length], port, host, done)));
+    await Promise.all(sends);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 /** The sender process: replays each feed to its group in a loop until killed. */
