@@ -12,8 +12,9 @@
 //     and disconnect, and its recorder started and stopped in turn;
 //   - REST clients on the three surfaces: rule changes (PUT validation-rules) and back, an analysis of a
 //     file after each, the archive read and its entry deleted, relay and streaming reads.
-// Every --sample-seconds it records the service process's RSS, V8 heap used, array buffers, open
-// descriptors, sockets, event-loop delay p99 (bench/memory-probe.mjs) and the data folder's size, into
+// Every --sample-seconds it records the service process's RSS, V8 heap used and total, array buffers,
+// other external memory, what is outside V8 (RSS less both), open descriptors, sockets, event-loop
+// delay p99 (bench/memory-probe.mjs) and the data folder's size, into
 // soak.csv and soak.html (uPlot, inlined) in --out. It fails (exit 1) when any request failed or, over the
 // last three quarters of the run, RSS grew faster than --max-rss-mb-per-hour (least squares), RSS ever
 // passed --max-rss-mb (default 300), or the open
@@ -216,7 +217,7 @@ try {
 
   // Written as the samples come, so a run that dies still leaves its readings.
   const samples = [];
-  const CSV_COLUMNS = ['minute', 'rssMb', 'heapUsedMb', 'arrayBuffersMb', 'fds', 'sockets', 'eventLoopDelayP99Ms', 'dataFolderMb'];
+  const CSV_COLUMNS = ['minute', 'rssMb', 'heapUsedMb', 'heapTotalMb', 'arrayBuffersMb', 'externalMb', 'outsideV8Mb', 'fds', 'sockets', 'eventLoopDelayP99Ms', 'dataFolderMb'];
   writeFileSync(join(out, 'soak.csv'), `${CSV_COLUMNS.join(',')}\n`);
   const sampler = (async () => {
     while (running()) {
@@ -284,6 +285,7 @@ try {
   const tail = samples.filter((s) => s.minute >= minutes / 4);
   const rssPerHour = slopePerMinute(tail, 'rssMb') * 60;
   const heapPerHour = slopePerMinute(tail, 'heapUsedMb') * 60;
+  const outsideV8PerHour = slopePerMinute(tail, 'outsideV8Mb') * 60;
   const fdGrowth = tail.length > 1 ? Math.max(...tail.slice(-Math.ceil(tail.length / 3)).map((s) => s.fds)) - Math.max(...tail.slice(0, Math.ceil(tail.length / 3)).map((s) => s.fds)) : 0;
   // A short run is mostly warm-up: its slope says little, so it is bounded only when asked.
   const maxRssPerHour = Number(values['max-rss-mb-per-hour'] ?? (short ? Infinity : 5));
@@ -294,7 +296,7 @@ try {
   if (rssPerHour > maxRssPerHour) failures.push(`RSS grew ${rssPerHour.toFixed(1)} MB/h over the last three quarters (bound ${maxRssPerHour})`);
   if (fdGrowth > maxFdGrowth) failures.push(`open descriptors grew by ${fdGrowth} over the last three quarters (bound ${maxFdGrowth})`);
   const range = (key) => `${Math.min(...samples.map((s) => s[key]))}–${Math.max(...samples.map((s) => s[key]))}`;
-  console.log(`  samples ${samples.length}; RSS ${range('rssMb')} MB (${rssPerHour.toFixed(1)} MB/h after the first quarter), heap used ${range('heapUsedMb')} MB (${heapPerHour.toFixed(1)} MB/h), array buffers ${range('arrayBuffersMb')} MB`);
+  console.log(`  samples ${samples.length}; RSS ${range('rssMb')} MB (${rssPerHour.toFixed(1)} MB/h after the first quarter), heap used ${range('heapUsedMb')} MB (${heapPerHour.toFixed(1)} MB/h), array buffers ${range('arrayBuffersMb')} MB, outside V8 ${range('outsideV8Mb')} MB (${outsideV8PerHour.toFixed(1)} MB/h)`);
   console.log(`  descriptors ${range('fds')} (growth ${fdGrowth}), sockets ${range('sockets')}, event-loop delay p99 ${range('eventLoopDelayP99Ms')} ms, data folder ${range('dataFolderMb')} MB`);
   if (floodRate > 0) {
     const flooded = await inspection('GET', `/sessions/${live.sessionId}`);
@@ -302,7 +304,7 @@ try {
     console.log(`  the flood (${floodRate} hostile datagrams/s beside the feed): the session received ${flooded?.received?.chunks} datagrams (socket drops ${flooded?.received?.socketDrops}, application loss ${flooded?.received?.applicationLoss}); findings kept by REST ${kept?.total}`);
   }
   console.log(`  requests ${counts.requests}, failed ${counts.failed}; viewer connections ${counts.viewerConnects} (${counts.viewerFailures} failed); relay datagrams received ${receivers.map((r) => r.datagrams).join(', ')}`);
-  writeFileSync(join(out, 'soak-summary.json'), JSON.stringify({ minutes, samples: samples.length, rssPerHour, heapPerHour, fdGrowth, counts, relayDatagrams: receivers.map((r) => r.datagrams), failures }, null, 2));
+  writeFileSync(join(out, 'soak-summary.json'), JSON.stringify({ minutes, samples: samples.length, rssPerHour, heapPerHour, outsideV8PerHour, fdGrowth, counts, relayDatagrams: receivers.map((r) => r.datagrams), failures }, null, 2));
 } catch (error) {
   failures.push(`soak: ${error.stack ?? error}`);
 } finally {
@@ -337,7 +339,12 @@ function sample(minute) {
     minute,
     rssMb,
     heapUsedMb: probe.heapUsed ?? NaN,
+    heapTotalMb: probe.heapTotal ?? NaN,
     arrayBuffersMb: probe.arrayBuffers ?? NaN,
+    externalMb: probe.external ?? NaN,
+    // What RSS holds besides V8's heap and the memory it knows of outside it: code, the allocator's
+    // arenas, sql.js's WebAssembly memory. A slope here and none in the heap points there.
+    outsideV8Mb: Math.round((rssMb - (probe.heapTotal ?? NaN) - (probe.external ?? NaN)) * 10) / 10,
     fds: fdNames.length,
     sockets: fdNames.filter((name) => name.startsWith('socket:')).length,
     eventLoopDelayP99Ms: probe.eventLoopDelayP99Ms ?? NaN,
@@ -373,7 +380,7 @@ function slopePerMinute(points, key) {
 function plotPage(points) {
   const uplot = readFileSync(join(repo, 'node_modules/uplot/dist/uPlot.iife.min.js'), 'utf8');
   const css = readFileSync(join(repo, 'node_modules/uplot/dist/uPlot.min.css'), 'utf8');
-  const keys = ['rssMb', 'heapUsedMb', 'arrayBuffersMb', 'fds', 'sockets', 'eventLoopDelayP99Ms', 'dataFolderMb'];
+  const keys = ['rssMb', 'heapUsedMb', 'heapTotalMb', 'arrayBuffersMb', 'externalMb', 'outsideV8Mb', 'fds', 'sockets', 'eventLoopDelayP99Ms', 'dataFolderMb'];
   const data = { minute: points.map((p) => p.minute), ...Object.fromEntries(keys.map((k) => [k, points.map((p) => p[k])])) };
   return `<!doctype html><meta charset="utf-8"><title>klvscope soak</title><style>${css}</style><script>${uplot}</script><body><h1>klvscope soak, ${minutes} min</h1><script>
 const data = ${JSON.stringify(data)};
