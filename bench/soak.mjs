@@ -9,7 +9,8 @@
 //   - the relay relaying four channels from multicast groups to unicast ports of this process, the
 //     fourth going silent for --silence-seconds every --silence-every-seconds and coming back;
 //   - the streaming module (built-in demo) with --viewers WebSocket viewers that connect, stay a while
-//     and disconnect, and its recorder started and stopped in turn;
+//     and disconnect, and its recorder started and stopped in turn, its files kept within
+//     --recordings-keep-gb (default 0.1: the data folder's size stays bounded);
 //   - REST clients on the three surfaces: rule changes (PUT validation-rules) and back, an analysis of a
 //     file after each, the archive read and its entry deleted, relay and streaming reads.
 // Every --sample-seconds it records the service process's RSS, V8 heap used and total, array buffers,
@@ -45,6 +46,7 @@ const { values } = parseArgs({
     'max-fd-growth': { type: 'string', default: '4' },
     'max-rss-mb': { type: 'string', default: '300' },
     'flood-rate': { type: 'string', default: '2000' },
+    'recordings-keep-gb': { type: 'string', default: '0.1' },
     'node-option': { type: 'string', multiple: true, default: [] },
     send: { type: 'string' },
     flood: { type: 'string' },
@@ -100,7 +102,7 @@ writeFileSync(inspectedFile, generateTransportStream({ bitrate: 2_000_000, seed:
 const probeFile = join(work, 'memory.jsonl');
 const service = spawn(
   process.execPath,
-  ['--v8-pool-size=0', ...values['node-option'], '--import', join(here, 'memory-probe.mjs'), '--conditions=source', '--import', import.meta.resolve('tsx'), join(repo, 'gateway/src/cli/main.ts'), 'start', '--data-dir', dataDir, '--port', '0', '--stream-port', '0', '--relay-port', '0'],
+  ['--v8-pool-size=0', ...values['node-option'], '--import', join(here, 'memory-probe.mjs'), '--conditions=source', '--import', import.meta.resolve('tsx'), join(repo, 'gateway/src/cli/main.ts'), 'start', '--data-dir', dataDir, '--port', '0', '--stream-port', '0', '--relay-port', '0', '--recordings-keep-gb', values['recordings-keep-gb']],
   {
     cwd: repo,
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -24,6 +24,7 @@ import { mkdir, open, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TS_PACKET_SIZE, type RecorderStateName, type RecorderStatus } from '@klvscope/core';
 import { recordingFileName } from './recording-file-name.js';
+import { applyRecordingRetention } from './recording-retention.js';
 import { systemErrorReason } from './system-error-reason.js';
 import { trimTornRecordings } from './torn-recordings.js';
 import { TsFramer } from './ts-framer.js';
@@ -40,6 +41,11 @@ export interface TsRecorderOptions {
   rotateSeconds?: number;
   /** Bytes waiting for the disk before the recorder fails rather than grow (default 32 MiB). */
   maxQueuedBytes?: number;
+  /**
+   * Bytes of this channel's recordings kept in the folder at most (default Infinity: all kept). Past it,
+   * at each start, each new file and each stop, its oldest files are deleted (recording-retention.ts).
+   */
+  keepBytes?: number;
   /** The clock of file names, start times and rotation, ms since the epoch (default Date.now). */
   now?: () => number;
 }
@@ -57,6 +63,8 @@ export interface TsRecorderStats {
   lostBytes: number;
   /** Files of the folder that ended inside a packet (a recorder killed mid-write), cut back to whole packets at the first start. */
   mendedFiles: number;
+  /** The channel's oldest files deleted to keep its recordings within `keepBytes`. */
+  deletedFiles: number;
 }
 
 const DEFAULT_ROTATE_BYTES = 1024 ** 3;
@@ -82,6 +90,7 @@ export class TsRecorder {
   private readonly rotateBytes: number;
   private readonly rotateMs: number;
   private readonly maxQueuedBytes: number;
+  private readonly keepBytes: number;
   private readonly now: () => number;
 
   private state: RecorderStateName = 'stopped';
@@ -100,7 +109,9 @@ export class TsRecorder {
   private starting: Promise<RecorderStatus> | null = null;
   private stopping: Promise<RecorderStatus> | null = null;
   private linkCheckedAt = 0;
-  private readonly counters = { files: 0, bytesWritten: 0, skippedBytes: 0, lostBytes: 0, mendedFiles: 0 };
+  private readonly counters = { files: 0, bytesWritten: 0, skippedBytes: 0, lostBytes: 0, mendedFiles: 0, deletedFiles: 0 };
+  /** The retention pass under way: one at a time, beside the writer, never in its way. */
+  private retaining: Promise<void> | null = null;
   /** Whether the folder was checked for files a killed recorder left ending inside a packet. */
   private tornChecked = false;
 
@@ -109,6 +120,7 @@ export class TsRecorder {
     this.rotateBytes = positive(options.rotateBytes ?? DEFAULT_ROTATE_BYTES, 'rotateBytes');
     this.rotateMs = positive(options.rotateSeconds ?? Infinity, 'rotateSeconds') * 1000;
     this.maxQueuedBytes = positive(options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES, 'maxQueuedBytes');
+    this.keepBytes = positive(options.keepBytes ?? Infinity, 'keepBytes');
     this.now = options.now ?? Date.now;
     this.timeStarted = new Date(this.now()).toISOString();
   }
@@ -195,6 +207,7 @@ export class TsRecorder {
     this.fileStartedAt = now;
     this.timeStarted = new Date(now).toISOString();
     this.setState('running');
+    this.retain();
     return this.status();
   }
 
@@ -216,9 +229,27 @@ export class TsRecorder {
         await this.draining;
       }
     }
+    // A pass begun before the last file closed may not have counted it: one more after it.
+    await this.retaining;
+    this.retain();
+    await this.retaining;
     if (this.state !== 'stopped') this.timeStarted = new Date(this.now()).toISOString();
     this.setState('stopped');
     return this.status();
+  }
+
+  /** Starts a retention pass unless one is under way (or no budget is set); what it cannot delete it leaves. */
+  private retain(): void {
+    if (this.keepBytes === Infinity || this.retaining !== null) return;
+    const current = this.state === 'running' ? this.path : null;
+    this.retaining = applyRecordingRetention(this.folder, this.options.channelName, this.keepBytes, current)
+      .then(({ deleted }) => {
+        this.counters.deletedFiles += deleted.length;
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        this.retaining = null;
+      });
   }
 
   /** Splits framed packets into files and queues them. */
@@ -294,6 +325,7 @@ export class TsRecorder {
         this.fail(error instanceof Error ? error.message : String(error));
         continue;
       }
+      this.retain();
       this.notify();
     }
     if (this.state === 'failed') await this.closeQuietly();

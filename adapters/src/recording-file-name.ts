@@ -19,10 +19,19 @@ export interface RecordingFileNameParts {
 }
 
 export function recordingFileName({ channelName, missionName, startedAt, attempt }: RecordingFileNameParts): string {
-  const channel = sanitizePart(channelName) || 'channel';
+  const channel = channelPart(channelName);
   const mission = missionName === null ? '' : sanitizePart(missionName);
   const parts = [channel, ...(mission ? [mission] : []), utcStamp(startedAt), ...(attempt > 0 ? [String(attempt)] : [])];
   return `${parts.join('_')}.ts`;
+}
+
+/** How every file name of the channel begins: `<channel>_`. */
+export function recordingChannelPrefix(channelName: string): string {
+  return `${channelPart(channelName)}_`;
+}
+
+function channelPart(channelName: string): string {
+  return sanitizePart(channelName) || 'channel';
 }
 
 /** `[A-Za-z0-9._-]` only; runs of anything else become one `-`; no leading dot (no hidden file, no `..`). */

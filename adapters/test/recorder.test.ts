@@ -165,6 +165,44 @@ describe('TS recorder', () => {
       }
     });
 
+    it('keeps the channel within keepBytes: its oldest files go, the newest stay whole, other files are left alone', async () => {
+      const folder = newFolder();
+      await mkdir(folder);
+      await writeFile(join(folder, 'ch2_20261127T031500Z.ts'), Buffer.alloc(900_000));
+      await writeFile(join(folder, 'notes.txt'), 'not a recording');
+      const recorder = recorderIn(folder, { rotateBytes: 300_000, keepBytes: 700_000 });
+      await recorder.start();
+      await feed(recorder, randomChunks(STREAM, 4));
+      await recorder.stop();
+      const kept = recordedFiles(folder).filter((file) => file.includes('/ch1_'));
+      const keptBytes = kept.reduce((sum, file) => sum + statSync(file).size, 0);
+      expect(keptBytes).to.be.at.most(700_000);
+      // What is left is the end of the stream, byte for byte: the oldest files went first.
+      expect(kept.length).to.be.at.least(1);
+      expect(Buffer.compare(joinedBytes(kept), STREAM.subarray(STREAM.length - keptBytes))).to.equal(0);
+      expect(recorder.stats().deletedFiles).to.equal(recorder.stats().files - kept.length);
+      expect(recorder.stats().deletedFiles).to.be.at.least(2);
+      expect(statSync(join(folder, 'ch2_20261127T031500Z.ts')).size).to.equal(900_000);
+      expect(readFileSync(join(folder, 'notes.txt'), 'utf8')).to.equal('not a recording');
+    });
+
+    it('applies a smaller budget at start to the files already there, never to the file it writes', async () => {
+      const folder = newFolder();
+      const first = recorderIn(folder, { rotateBytes: 300_000 });
+      await first.start();
+      await feed(first, randomChunks(STREAM, 5));
+      await first.stop();
+      expect(recordedFiles(folder).length).to.be.at.least(4);
+      const second = recorderIn(folder, { keepBytes: 1 });
+      const status = await second.start();
+      await sleep(200);
+      // Every older file is gone; the new, still empty one is written on.
+      expect(recordedFiles(folder)).to.deep.equal([status.file]);
+      second.write(STREAM.subarray(0, 188 * 100));
+      await second.stop();
+      expect(statSync(status.file as string).size).to.equal(188 * 100);
+    });
+
     it('cuts at twice the size when no PAT comes', async () => {
       const folder = newFolder();
       const recorder = recorderIn(folder, { rotateBytes: 100 * 188 });

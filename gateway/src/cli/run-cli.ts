@@ -94,6 +94,7 @@ function buildProgram(): Command {
     .option('--video-resolution <WxH>', 'resolution of transcoded video (default: the source\'s)')
     .option('--recordings <dir>', 'recordings folder (default DATA/recordings)')
     .option('--no-recorder', 'disable the recorder')
+    .option('--recordings-keep-gb <n>', "keep at most this many GB of the channel's recordings: past it the oldest files are deleted (default: all kept)")
     .option('--map-tiles <url>', 'a map tile URL template for the viewer, https://.../{z}/{x}/{y}.png (default: outlines only)')
     .action(async (options: StreamOptions) => {
       const { runStream } = await import('./stream-command.js');
@@ -121,6 +122,7 @@ function buildProgram(): Command {
     .option('--stream-port <n>', 'streaming module port (default $KLVSCOPE_STREAM_PORT or 4000)')
     .option('--relay-port <n>', 'channel relay port (default $KLVSCOPE_RELAY_PORT or 5173)')
     .option('--source <url>', "the streaming module's source (default: the built-in demo)")
+    .option('--recordings-keep-gb <n>', "keep at most this many GB of the streaming module's recordings: past it the oldest files are deleted (default: all kept)")
     .option('--config <file>', 'configuration file naming extra check modules (default ./klvscope.config.json when present)')
     .option('--catalog <url>', "a fleet's PostgreSQL: the inspection service's inspections run on its workers (default $KLVSCOPE_CATALOG_URL; docs/fleet.md)")
     .action(async (options: StartOptions) => {

@@ -25,6 +25,7 @@ export interface StreamOptions {
   videoResolution?: string;
   recordings?: string;
   recorder?: boolean;
+  recordingsKeepGb?: string;
   mapTiles?: string;
 }
 
@@ -52,6 +53,7 @@ export function streamConfigOptions(options: StreamOptions): Partial<StreamingCo
   if (options.videoResolution !== undefined) config.videoResolution = options.videoResolution;
   if (options.recordings !== undefined) config.recordingsDir = options.recordings;
   if (options.recorder === false) config.recorderEnabled = false;
+  if (options.recordingsKeepGb !== undefined) config.recordingsKeepBytes = gigabytes(options.recordingsKeepGb, '--recordings-keep-gb');
   if (options.mapTiles !== undefined) config.mapTileUrl = options.mapTiles;
   return config;
 }
@@ -66,6 +68,13 @@ export function streamBanner(server: RunningStreamingServer): string {
     `  recordings ${server.config.recordingsDir}`,
     '',
   ].join('\n');
+}
+
+/** A size in GB (10^9 bytes, as disks are sold), decimals allowed: 0.5 is 500 MB. */
+function gigabytes(text: string, what: string): number {
+  const n = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || !(n > 0)) throw new UsageError(`${what} must be a number of GB above 0, e.g. 500 or 0.5, got '${text}'`);
+  return Math.round(n * 1e9);
 }
 
 function wholeNumber(text: string, what: string): number {

@@ -70,6 +70,7 @@ export async function startStreamingServer(options: StartStreamingOptions = {}):
         missionName: () => module?.missionName() || null,
         rotateBytes: config.recordingMaxBytes,
         rotateSeconds: config.recordingMaxSeconds ?? Infinity,
+        keepBytes: config.recordingsKeepBytes ?? Infinity,
       })
     : disabledRecorder();
   module = new StreamingModule({

@@ -32,6 +32,8 @@ export interface StreamingConfig {
   /** A recording file is closed and the next one started past this size (bytes) or duration (seconds, null: none). */
   recordingMaxBytes: number;
   recordingMaxSeconds: number | null;
+  /** Bytes of this channel's recordings kept in recordingsDir at most: past it the oldest files are deleted; null: all kept. */
+  recordingsKeepBytes: number | null;
   /** A map tile URL template for the viewer (`https://…/{z}/{x}/{y}.png`); null: outlines and a graticule only. */
   mapTileUrl: string | null;
   /** Unsent bytes a viewer may have before it is dropped as not reading (8 MiB: over 6 s at 10 Mb/s). */
@@ -67,6 +69,7 @@ export function defaultStreamingConfig(dataDir: string): StreamingConfig {
     recordingsDir: join(dataDir, RECORDINGS_FOLDER_NAME),
     recordingMaxBytes: 1024 ** 3,
     recordingMaxSeconds: null,
+    recordingsKeepBytes: null,
     mapTileUrl: null,
     maxViewerBufferBytes: 8 * 1024 * 1024,
     silenceMs: 2_000,
@@ -85,6 +88,7 @@ export function assertStreamingConfig(config: StreamingConfig): void {
   if (config.channelName.trim() === '') problems.push('channelName must not be empty');
   if (!(config.recordingMaxBytes >= 188 * 1024)) problems.push(`recordingMaxBytes must be at least 192512, got ${config.recordingMaxBytes}`);
   if (config.recordingMaxSeconds !== null && !(config.recordingMaxSeconds >= 1)) problems.push(`recordingMaxSeconds must be at least 1, got ${config.recordingMaxSeconds}`);
+  if (config.recordingsKeepBytes !== null && !(config.recordingsKeepBytes >= 1)) problems.push(`recordingsKeepBytes must be at least 1, got ${config.recordingsKeepBytes}`);
   if (!(config.maxViewerBufferBytes >= 64 * 1024)) problems.push(`maxViewerBufferBytes must be at least 65536, got ${config.maxViewerBufferBytes}`);
   if (!(config.silenceMs >= 100) || !(config.retryMs >= 10)) problems.push('silenceMs must be at least 100 and retryMs at least 10');
   if (!(config.transcoderStallMs >= 500)) problems.push('transcoderStallMs must be at least 500');
