@@ -4,6 +4,19 @@ import { formatTimestampMicros } from '../../viewer/klv-value-format.js';
 import { routeHash } from '../dashboard-route.js';
 import { pidLabel } from './pid-label.js';
 
+/** An ISO 8601 time stamp that may break between its date and its time (a narrow page keeps the table in its panel). */
+function BreakableTimestamp({ text }: { text: string }) {
+  const at = text.indexOf('T');
+  if (at < 0) return <>{text}</>;
+  return (
+    <>
+      {text.slice(0, at + 1)}
+      <wbr />
+      {text.slice(at + 1)}
+    </>
+  );
+}
+
 export function KlvSummaryPanel({ klv, filePath }: { klv: KlvPidSummary[]; filePath: string }) {
   return (
     <section class="panel klv-summary">
@@ -42,8 +55,12 @@ export function KlvSummaryPanel({ klv, filePath }: { klv: KlvPidSummary[]; fileP
                   <td class="number" title={pid.itemsSeen.join(', ')}>
                     {pid.itemsSeen.length}
                   </td>
-                  <td>{formatTimestampMicros(pid.firstTimestampMicros)}</td>
-                  <td>{formatTimestampMicros(pid.lastTimestampMicros)}</td>
+                  <td class="timestamp">
+                    <BreakableTimestamp text={formatTimestampMicros(pid.firstTimestampMicros)} />
+                  </td>
+                  <td class="timestamp">
+                    <BreakableTimestamp text={formatTimestampMicros(pid.lastTimestampMicros)} />
+                  </td>
                   <td class={`problems ${problems.length > 0 ? 'error' : ''}`}>{problems.length === 0 ? 'none' : problems.map(([type, count]) => `${type} ${count}`).join(', ')}</td>
                 </tr>
               );
