@@ -72,10 +72,10 @@ function ReportView({ api, report, filePath, navigate }: { api: PageProps['api']
       <ProblemKindsPanel report={report} filePath={filePath} />
       <ViolationTimeline report={report} filePath={filePath} />
       <ChecksTable filePath={filePath} checks={report.checks} navigate={navigate} />
-      <InventoryPanel inventory={report.inventory} checks={report.checks} />
-      <VideoDetailsPanel video={report.video} />
+      <InventoryPanel inventory={report.inventory} checks={report.checks} filePath={filePath} />
+      <VideoDetailsPanel video={report.video} filePath={filePath} />
       <TimingPlotsPanel api={api} filePath={filePath} runId={report.runId} />
-      <PsiTreePanel inventory={report.inventory} />
+      <PsiTreePanel inventory={report.inventory} filePath={filePath} />
       <KlvSummaryPanel klv={report.klv} filePath={filePath} />
       <TopViolationsPanel report={report} filePath={filePath} />
     </>

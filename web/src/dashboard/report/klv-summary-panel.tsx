@@ -2,6 +2,9 @@
 import type { KlvPidSummary } from '@klvscope/core/browser';
 import { formatTimestampMicros } from '../../viewer/klv-value-format.js';
 import { routeHash } from '../dashboard-route.js';
+import { useRef } from 'preact/hooks';
+import { CsvExportButton } from './csv-export-button.js';
+import { rowsOfTable } from './csv-text.js';
 import { pidLabel } from './pid-label.js';
 
 /** An ISO 8601 time stamp that may break between its date and its time (a narrow page keeps the table in its panel). */
@@ -18,13 +21,14 @@ function BreakableTimestamp({ text }: { text: string }) {
 }
 
 export function KlvSummaryPanel({ klv, filePath }: { klv: KlvPidSummary[]; filePath: string }) {
+  const table = useRef<HTMLTableElement>(null);
   return (
     <section class="panel klv-summary">
-      <h2>KLV metadata</h2>
+      <h2>KLV metadata {klv.length > 0 && <CsvExportButton filePath={filePath} table="klv" rows={() => rowsOfTable(table.current!)} />}</h2>
       {klv.length === 0 ? (
         <p class="empty">No KLV metadata stream in this file.</p>
       ) : (
-        <table class="data klv-pids">
+        <table class="data klv-pids" ref={table}>
           <thead>
             <tr>
               <th>PID</th>
@@ -47,7 +51,7 @@ export function KlvSummaryPanel({ klv, filePath }: { klv: KlvPidSummary[]; fileP
                 <tr class="klv-pid" data-pid={pid.pid}>
                   <td>{pidLabel(pid.pid)}</td>
                   <td>{pid.carriage}</td>
-                  <td>{pid.standards.join(', ') || '—'}</td>
+                  <td class="standards">{pid.standards.join(', ') || '—'}</td>
                   <td>{pid.versions.join(', ') || '—'}</td>
                   <td class="number packets">{pid.packets}</td>
                   <td class="number">{pid.packetsWithPts}</td>

@@ -4,7 +4,10 @@
  * rate, the count of each picture type and the GOP structure.
  */
 import type { VideoStreamDetails } from '@klvscope/core/browser';
+import { useRef } from 'preact/hooks';
 import { formatQuantity } from '../../shared/quantity-format.js';
+import { CsvExportButton } from './csv-export-button.js';
+import { rowsOfTable } from './csv-text.js';
 import { pidLabel } from './pid-label.js';
 
 /** "Main, level 3.1 (Main tier)"; MPEG-2 names its level ("Main profile, Main level"). */
@@ -26,6 +29,7 @@ export function frameRateText(video: VideoStreamDetails): string {
 /** "12 (10 to 12), open"; a single group has no length to give. */
 export function gopText(video: VideoStreamDetails): string {
   const { gop } = video;
+  if (video.pictures === 0) return 'no picture header could be read';
   if (gop.count === 0) return 'no I picture';
   const length =
     gop.typicalLength === null
@@ -36,14 +40,16 @@ export function gopText(video: VideoStreamDetails): string {
   return gop.kind === null ? length : `${length}, ${gop.kind}`;
 }
 
-export function VideoDetailsPanel({ video }: { video: readonly VideoStreamDetails[] | undefined }) {
+export function VideoDetailsPanel({ video, filePath }: { video: readonly VideoStreamDetails[] | undefined; filePath: string }) {
+  const table = useRef<HTMLTableElement>(null);
+  const shown = video !== undefined && video.length > 0;
   return (
     <section class="panel video-details">
-      <h2>Video details</h2>
-      {video === undefined || video.length === 0 ? (
+      <h2>Video details {shown && <CsvExportButton filePath={filePath} table="video" rows={() => rowsOfTable(table.current!)} />}</h2>
+      {!shown ? (
         <p class="empty">No H.264, H.265 or MPEG-2 video stream{video === undefined ? ' (this report predates video details: inspect the file again)' : ''}.</p>
       ) : (
-        <table class="data video-streams">
+        <table class="data video-streams" ref={table}>
           <thead>
             <tr>
               <th>PID</th>
