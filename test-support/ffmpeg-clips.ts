@@ -26,15 +26,17 @@ export interface ClipOptions {
   videoBitrate?: number;
   /** Seconds from one key frame to the next; default 1. */
   keyFrameSeconds?: number;
+  /** B pictures between reference pictures (ffmpeg's -bf); default 0. libx265 and mpeg2video then make open GOPs, libx264 closed ones. */
+  bFrames?: number;
   /** ST 0601 KLV at 25 Hz muxed beside the video; default false. */
   klv?: boolean;
 }
 
-const ENCODERS: Record<ClipCodec, string[]> = {
-  h264: ['-c:v', 'libx264', '-bf', '0'],
-  mpeg2: ['-c:v', 'mpeg2video', '-bf', '0'],
-  hevc: ['-c:v', 'libx265', '-x265-params', 'log-level=none:bframes=0'],
-};
+function encoderArguments(codec: ClipCodec, bFrames: number): string[] {
+  if (codec === 'h264') return ['-c:v', 'libx264', '-bf', String(bFrames)];
+  if (codec === 'mpeg2') return ['-c:v', 'mpeg2video', '-bf', String(bFrames)];
+  return ['-c:v', 'libx265', '-x265-params', `log-level=none:bframes=${bFrames}`];
+}
 
 /** Skips the running test, saying why, when there is no ffmpeg; else its path. */
 export function ffmpegOrSkip(context: Mocha.Context): string {
@@ -51,7 +53,7 @@ export function makeClip(ffmpeg: string, dir: string, name: string, options: Cli
   const { codec, pixelFormat = 'yuv420p', seconds, size = '160x120', rate = 25 } = options;
   const video = join(dir, `${name}.video.ts`);
   const bitrate = options.videoBitrate === undefined ? [] : ['-b:v', String(options.videoBitrate), '-maxrate', String(options.videoBitrate), '-bufsize', String(options.videoBitrate)];
-  run(ffmpeg, ['-f', 'lavfi', '-i', `testsrc=size=${size}:rate=${rate}`, '-t', String(seconds), ...ENCODERS[codec], ...bitrate, '-pix_fmt', pixelFormat, '-g', String(Math.round(rate * (options.keyFrameSeconds ?? 1))), '-f', 'mpegts', video]);
+  run(ffmpeg, ['-f', 'lavfi', '-i', `testsrc=size=${size}:rate=${rate}`, '-t', String(seconds), ...encoderArguments(codec, options.bFrames ?? 0), ...bitrate, '-pix_fmt', pixelFormat, '-g', String(Math.round(rate * (options.keyFrameSeconds ?? 1))), '-f', 'mpegts', video]);
   const path = join(dir, `${name}.ts`);
   if (options.klv !== true) {
     run(ffmpeg, ['-i', video, '-map', '0:v', '-c', 'copy', '-f', 'mpegts', path]);

@@ -30,6 +30,7 @@ export type {
 // What the inspection service's reports are made of, for the dashboard (types only).
 export type { Inventory, InventoryPid, InventoryProgram } from './ts/inventory.js';
 export type { KlvPidSummary } from './klv/klv-summary.js';
+export type { VideoGopStructure, VideoStreamDetails } from './ts/video-details.js';
 export type { CheckSummary, ValueStatistics, Verdict } from './kernel/check-summary.js';
 export type { Point } from './kernel/check-point.js';
 export type { ReportProblem, ReportProblemKind } from './workflow/report-problems.js';

@@ -7,6 +7,7 @@ export { scanPacketRuns, type PacketRuns } from './ts/packet-runs.js';
 export { videoCodecOf, videoResolutionOf, type VideoCodec, type VideoResolution } from './ts/video-resolution.js';
 export { VideoResolutionProbe } from './ts/video-resolution-probe.js';
 export { InventoryBuilder, type Inventory, type InventoryPid, type InventoryProgram } from './ts/inventory.js';
+export { VideoDetailsBuilder, type VideoGopStructure, type VideoStreamDetails } from './ts/video-details.js';
 export type { PesPayloadConsumer } from './ts/pes-payload-consumer.js';
 export { detectPacketLayout, type PacketLayout, type PacketSize } from './ts/packet-layout.js';
 export { PidBitrateCounter, type PidBitrate, type PidBitrateSeries } from './ts/pid-bitrate-series.js';

@@ -2,7 +2,8 @@
  * The check page's keyboard in headless Chromium, against a real inspection
  * service: n and p (and ] and [) walk the violations in time, selecting each
  * as a click would (the cursor moves to it), ? shows the keys and Escape
- * hides them; a recording with three PCR gaps.
+ * hides them; the keys' help covers nothing (the plot's zoom and pan
+ * buttons it once hid) at 1440 and 1024 px; a recording with three PCR gaps.
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
@@ -14,6 +15,31 @@ import { dashboardSuite } from './dashboard-suite.js';
 
 interface Detail {
   points: Array<{ t: number | null; violation: boolean }>;
+}
+
+interface Box {
+  name: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** The page boxes the keys' help overlaps: the plot's toolbar buttons, the plot, the summary, the violation list. */
+async function boxesUnderHelp(page: Page): Promise<string[]> {
+  const boxes = await page.evaluate<{ help: Box; others: Box[] }>(`(() => {
+    const box = (element, name) => { const r = element.getBoundingClientRect(); return { name, x: r.x, y: r.y, width: r.width, height: r.height }; };
+    const others = [
+      ...[...document.querySelectorAll('.plot-tools button')].map((b) => box(b, 'button ' + b.dataset.action)),
+      ...['.check-plot .plot', '.check-summary', '.violation-list'].map((s) => document.querySelector(s)).filter((e) => e).map((e) => box(e, e.className)),
+    ];
+    return { help: box(document.querySelector('.shortcut-help'), 'help'), others };
+  })()`);
+  const { help } = boxes;
+  expect(boxes.others.filter((b) => b.name.startsWith('button'))).to.have.length(4);
+  return boxes.others
+    .filter((b) => b.x < help.x + help.width && help.x < b.x + b.width && b.y < help.y + help.height && help.y < b.y + b.height)
+    .map((b) => b.name);
 }
 
 const probeOf = async (page: Page) => (await page.evaluate<CheckViewProbe | undefined>('window.klvscopeCheckView')) as CheckViewProbe;
@@ -63,8 +89,10 @@ describe('the dashboard check page keyboard (headless Chromium)', function () {
     await page.keyboard.press('?');
     await page.waitForSelector('.shortcut-help');
     expect((await page.locator('.shortcut-help tr.shortcut').allTextContents()).length).to.equal(CHECK_SHORTCUTS.length);
+    expect(await boxesUnderHelp(page), 'elements under the keys help at 1440 px').to.deep.equal([]);
     await saveScreenshot(page, 'dashboard-check-keys-1440');
     await page.setViewportSize({ width: 1024, height: 900 });
+    expect(await boxesUnderHelp(page), 'elements under the keys help at 1024 px').to.deep.equal([]);
     await saveScreenshot(page, 'dashboard-check-keys-1024');
     await page.keyboard.press('Escape');
     await page.waitForSelector('.shortcut-help', { state: 'detached' });

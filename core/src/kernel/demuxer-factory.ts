@@ -5,6 +5,7 @@
  */
 import { TsDemuxer } from '../ts/demuxer.js';
 import type { PacketRuns } from '../ts/packet-runs.js';
+import type { PesPayloadConsumer } from '../ts/pes-payload-consumer.js';
 import type { ObservationSink } from './observations.js';
 
 /** Bytes in, observations out to the sink it was made with. */
@@ -41,9 +42,14 @@ export interface DemuxerFactoryOptions {
    * counts KLV packets per second of arrival with this).
    */
   onKlvPacket?: () => void;
+  /**
+   * Also handed the PES payloads of the streams it wants, beside any consumer of the factory's
+   * own (the analyze pass reads the video's parameter sets and picture types with it).
+   */
+  extraPayloadConsumer?: PesPayloadConsumer;
 }
 
 export type DemuxerFactory = (sink: ObservationSink, options?: DemuxerFactoryOptions) => Demuxer;
 
-/** The default: the MPEG-TS demuxer, without a payload consumer. */
-export const createTsDemuxer: DemuxerFactory = (sink) => new TsDemuxer(sink);
+/** The default: the MPEG-TS demuxer, without a payload consumer of its own. */
+export const createTsDemuxer: DemuxerFactory = (sink, options) => new TsDemuxer(sink, { payloadConsumer: options?.extraPayloadConsumer });

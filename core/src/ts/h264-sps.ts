@@ -1,7 +1,8 @@
 /**
- * The picture size and profile in an H.264 sequence parameter set (ITU-T
- * H.264 7.3.2.1.1), read as far as frame cropping. Never throws: a
- * truncated or implausible SPS gives null.
+ * The picture size, profile, level and frame rate in an H.264 sequence
+ * parameter set (ITU-T H.264 7.3.2.1.1), read as far as the VUI's timing
+ * information (E.1.1). Never throws: a truncated or implausible SPS gives
+ * null; a VUI cut short gives no frame rate.
  */
 import { isPlausiblePictureSize } from './picture-size.js';
 import { RbspBitReader } from './rbsp-bit-reader.js';
@@ -12,6 +13,12 @@ export interface H264SpsSummary {
   height: number;
   profileIdc: number;
   levelIdc: number;
+  /** Annex A level number, e.g. '3.1', '1b'. */
+  level: string;
+  /** Frames per second from the VUI's timing information (E.2.1), or null when the SPS has none. */
+  frameRate: number | null;
+  /** frame_mbs_only_flag is 0: the pictures may be fields (interlaced). */
+  fieldCoding: boolean;
   /** 0 monochrome, 1 4:2:0, 2 4:2:2, 3 4:4:4 (Table 6-1). */
   chromaFormatIdc: number;
   /** Annex A name, e.g. 'Constrained Baseline', 'High'. */
@@ -40,6 +47,31 @@ const PROFILE_NAMES: Readonly<Record<number, string>> = {
 function profileName(profileIdc: number, constraintFlags: number): string {
   if (profileIdc === 66 && (constraintFlags & 0x40) !== 0) return 'Constrained Baseline';
   return PROFILE_NAMES[profileIdc] ?? `profile_idc ${profileIdc}`;
+}
+
+/** A.3.1: level_idc 9, or 11 with constraint_set3_flag in the profiles without a level 1b of its own, is level 1b. */
+function levelName(profileIdc: number, constraintFlags: number, levelIdc: number): string {
+  if (levelIdc === 9 || (levelIdc === 11 && (constraintFlags & 0x10) !== 0 && (profileIdc === 66 || profileIdc === 77 || profileIdc === 88))) return '1b';
+  return String(levelIdc / 10);
+}
+
+/** E.1.1: reads vui_parameters() as far as timing_info; frames per second (E.2.1: time_scale / (2 num_units_in_tick)) or null. */
+function readVuiFrameRate(r: RbspBitReader): number | null {
+  if (r.bit() === 1 && r.bits(8) === 255) r.skip(32); // aspect_ratio_idc Extended_SAR: sar_width, sar_height
+  if (r.bit() === 1) r.skip(1); // overscan_appropriate_flag
+  if (r.bit() === 1) {
+    r.skip(4); // video_format, video_full_range_flag
+    if (r.bit() === 1) r.skip(24); // colour_primaries, transfer_characteristics, matrix_coefficients
+  }
+  if (r.bit() === 1) {
+    r.ue(); // chroma_sample_loc_type_top_field
+    r.ue(); // chroma_sample_loc_type_bottom_field
+  }
+  if (r.bit() === 0) return null; // timing_info_present_flag
+  const numUnitsInTick = r.bits(32);
+  const timeScale = r.bits(32);
+  if (r.overrun || numUnitsInTick === 0 || timeScale === 0) return null;
+  return timeScale / (2 * numUnitsInTick);
 }
 
 /** 7.3.2.1.1.1: skips a scaling_list of `size` coefficients. */
@@ -104,6 +136,18 @@ export function parseH264Sps(rbsp: Uint8Array): H264SpsSummary | null {
   const width = widthMbs * 16 - cropUnitX * (crop[0] + crop[1]);
   const height = (2 - frameMbsOnly) * heightMapUnits * 16 - cropUnitY * (crop[2] + crop[3]);
   if (!isPlausiblePictureSize(width, height)) return null;
-  return { width, height, profileIdc, levelIdc, chromaFormatIdc, profile: profileName(profileIdc, constraintFlags) };
+  const vuiPresent = r.bit() === 1;
+  const frameRate = vuiPresent ? readVuiFrameRate(r) : null;
+  return {
+    width,
+    height,
+    profileIdc,
+    levelIdc,
+    level: levelName(profileIdc, constraintFlags, levelIdc),
+    frameRate: r.overrun ? null : frameRate,
+    fieldCoding: frameMbsOnly === 0,
+    chromaFormatIdc,
+    profile: profileName(profileIdc, constraintFlags),
+  };
 }
 

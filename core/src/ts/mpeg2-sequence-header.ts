@@ -1,8 +1,9 @@
 /**
- * The picture size and profile of MPEG-2 video (ISO/IEC 13818-2): the
- * sequence_header (6.2.2.1: 12-bit horizontal and vertical size) and, when
- * it follows, the sequence_extension (6.2.2.3: the two high bits of each
- * size, and profile_and_level_indication). Never throws.
+ * The picture size, frame rate, profile and level of MPEG-2 video (ISO/IEC
+ * 13818-2): the sequence_header (6.2.2.1: 12-bit horizontal and vertical
+ * size, frame_rate_code) and, when it follows, the sequence_extension
+ * (6.2.2.3: the two high bits of each size, profile_and_level_indication,
+ * frame_rate_extension). Never throws.
  */
 import { isPlausiblePictureSize } from './picture-size.js';
 
@@ -11,7 +12,19 @@ export interface Mpeg2SequenceSummary {
   height: number;
   /** Table 8-2 name, e.g. 'Main'; absent without a sequence_extension (MPEG-1 syntax). */
   profile?: string;
+  /** Table 8-3 name, e.g. 'Main', 'High 1440'; absent without a sequence_extension. */
+  level?: string;
+  /** profile_and_level_indication (6.3.3), as ffprobe gives the profile and level numbers from it. */
+  profileAndLevel?: number;
+  /** Frames per second (6.3.3: frame_rate_value of Table 6-4 times (n + 1) / (d + 1) of the extension), or null for a reserved code. */
+  frameRate: number | null;
 }
+
+/** Table 6-4: frame_rate_value of each frame_rate_code. */
+const FRAME_RATES: readonly (number | null)[] = [null, 24000 / 1001, 24, 25, 30000 / 1001, 30, 50, 60000 / 1001, 60];
+
+/** Table 8-3: level_identification (bits 3-0 of profile_and_level_indication). */
+const LEVEL_NAMES: Readonly<Record<number, string>> = { 4: 'High', 6: 'High 1440', 8: 'Main', 10: 'Low' };
 
 /** 6.2.1, Table 6-1: start code values. */
 const SEQUENCE_HEADER_CODE = 0xb3;
@@ -41,11 +54,14 @@ export function parseMpeg2SequenceHeader(bytes: Uint8Array): Mpeg2SequenceSummar
   if (p + SEQUENCE_HEADER_FIXED > end) return null;
   let width = (bytes[p] << 4) | (bytes[p + 1] >> 4);
   let height = ((bytes[p + 1] & 0x0f) << 8) | bytes[p + 2];
+  let frameRate = FRAME_RATES[bytes[p + 3] & 0x0f] ?? null;
   // marker_bit after bit_rate_value (6.2.2.1): the 6th byte's bit 5.
   if ((bytes[p + 6] & 0x20) === 0) return null;
   // The quantiser matrices may follow; the extension is the next start code that is one.
   let next = nextStartCode(bytes, p + SEQUENCE_HEADER_FIXED, end);
   let profile: string | undefined;
+  let level: string | undefined;
+  let profileAndLevelIndication: number | undefined;
   while (next >= 0 && next + 9 < end && bytes[next + 3] !== PICTURE_START_CODE && bytes[next + 3] !== SEQUENCE_HEADER_CODE) {
     const e = next + 4;
     if (bytes[next + 3] === EXTENSION_START_CODE && bytes[e] >> 4 === SEQUENCE_EXTENSION_ID) {
@@ -54,10 +70,15 @@ export function parseMpeg2SequenceHeader(bytes: Uint8Array): Mpeg2SequenceSummar
       width |= ((bytes[e + 1] & 0x01) << 13) | ((bytes[e + 2] >> 7) << 12);
       height |= ((bytes[e + 2] >> 5) & 0x03) << 12;
       profile = (profileAndLevel & 0x80) === 0 ? (PROFILE_NAMES[(profileAndLevel >> 4) & 0x07] ?? `profile ${(profileAndLevel >> 4) & 0x07}`) : 'escape';
+      level = (profileAndLevel & 0x80) === 0 ? (LEVEL_NAMES[profileAndLevel & 0x0f] ?? `level ${profileAndLevel & 0x0f}`) : 'escape';
+      profileAndLevelIndication = profileAndLevel;
+      // Byte 5: low_delay (1), frame_rate_extension_n (2), frame_rate_extension_d (5).
+      if (frameRate !== null) frameRate = (frameRate * (((bytes[e + 5] >> 5) & 0x03) + 1)) / ((bytes[e + 5] & 0x1f) + 1);
       break;
     }
     next = nextStartCode(bytes, next + 3, end);
   }
   if (!isPlausiblePictureSize(width, height)) return null;
-  return profile === undefined ? { width, height } : { width, height, profile };
+  if (profile === undefined) return { width, height, frameRate };
+  return { width, height, profile, level, profileAndLevel: profileAndLevelIndication, frameRate };
 }

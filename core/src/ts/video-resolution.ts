@@ -37,7 +37,8 @@ export function videoResolutionOf(bytes: Uint8Array, streamType: number): VideoR
   const codec = videoCodecOf(streamType);
   if (codec === 'MPEG-2') {
     const header = parseMpeg2SequenceHeader(bytes);
-    return header ? { codec, ...header } : null;
+    if (!header) return null;
+    return header.profile === undefined ? { width: header.width, height: header.height, codec } : { width: header.width, height: header.height, codec, profile: header.profile };
   }
   if (codec === null) return null;
   for (const nal of annexBNalUnits(bytes)) {

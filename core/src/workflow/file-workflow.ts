@@ -26,6 +26,8 @@ import { runObservations, runPipeline, type ByteSource, type PipelineResult, typ
 import { KlvSummaryBuilder } from '../klv/klv-summary.js';
 import { createKlvAwareTsDemuxer } from '../klv/st1402-demuxer.js';
 import { InventoryBuilder } from '../ts/inventory.js';
+import type { PesPayloadConsumer } from '../ts/pes-payload-consumer.js';
+import { VideoDetailsBuilder } from '../ts/video-details.js';
 import { CACHED_STAGES, getStagePayload, putStagePayload, stagePayloadVersion, type CachedStage } from '../store/catalog-stages.js';
 import { createIngestRun, deleteIngestRun, finishIngestRun, getIngestRun, latestCompletedIngestRun, setIngestRunHash, type IngestRunRow } from '../store/catalog-ingest-runs.js';
 import type { DatabaseLease } from '../store/database-cache.js';
@@ -213,7 +215,7 @@ export class FileWorkflow {
   async analyze(file: FileIdentity, options: StageRunOptions = {}): Promise<AnalyzePayload> {
     const started = performance.now();
     const analysis = new AnalysisPass();
-    await this.readFile(file, 'analyze', options, { sinks: analysis.sinks, onPacketSize: analysis.onPacketSize });
+    await this.readFile(file, 'analyze', options, { sinks: analysis.sinks, onPacketSize: analysis.onPacketSize, payloadConsumer: analysis.video });
     const payload = analysis.payload(file, started);
     putStagePayload(this.catalog, { hash: file.hash, stage: 'analyze', compatibilityKey: this.key.parseKey, payload, createdMs: this.now() });
     await this.store.saveCatalog();
@@ -279,6 +281,7 @@ export class FileWorkflow {
         checks: checks?.pointSinks,
         backlog: () => observations.backlog() ?? checks?.backlog() ?? null,
         onPacketSize: analysis?.onPacketSize,
+        payloadConsumer: analysis?.video,
       });
       if (run.hash !== file.hash) setIngestRunHash(this.catalog, run.id, file.hash);
       const analyzed = analysis?.payload(file, started);
@@ -480,6 +483,8 @@ export class FileWorkflow {
       checks?: PointSink[];
       backlog?: () => Promise<void> | null;
       onPacketSize?: (size: number | null) => void;
+      /** Handed PES payloads beside the demuxer's own consumer (the analysis's video details). */
+      payloadConsumer?: PesPayloadConsumer;
     },
   ): Promise<PipelineResult> {
     const total = file.size;
@@ -503,7 +508,7 @@ export class FileWorkflow {
         pointSinks: pass.checks,
         observationSinks: pass.sinks.observe,
         sinkKinds: pass.sinks.kinds,
-        demuxerFactory: (sink, made) => (demuxer = this.demuxerFactory(sink, made)),
+        demuxerFactory: (sink, made) => (demuxer = this.demuxerFactory(sink, { ...made, extraPayloadConsumer: pass.payloadConsumer })),
         onProgress: (done) => options.onProgress?.(done, total, phase),
         signal: options.signal,
       });
@@ -545,6 +550,8 @@ export class FileWorkflow {
 class AnalysisPass {
   private readonly inventory = new InventoryBuilder();
   private readonly klv = new KlvSummaryBuilder();
+  /** Reads the video PES payloads: it is no observation sink, the demuxer hands it the payloads. */
+  readonly video = new VideoDetailsBuilder();
   private packetSize: number | null = null;
   readonly sinks = {
     observe: [(o: Observation) => this.inventory.observe(o), (o: Observation) => this.klv.observe(o)],
@@ -558,7 +565,7 @@ class AnalysisPass {
     if (built.totalPackets === 0) {
       throw new WorkflowError('ERR_NOT_TRANSPORT_STREAM', `${file.path}: not an MPEG-TS stream (no packets of 188, 192 or 204 bytes found)`, { path: file.path });
     }
-    return { inventory: built, klv: this.klv.build(), elapsedMs: performance.now() - started };
+    return { inventory: built, klv: this.klv.build(), video: this.video.build(), elapsedMs: performance.now() - started };
   }
 }
 

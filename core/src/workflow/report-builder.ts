@@ -24,6 +24,8 @@ export function buildReport(file: { hash: string; path: string }, analyze: Analy
     verdict,
     inventory: analyze.inventory,
     klv: analyze.klv,
+    // An analyze payload cached before video details were read has none.
+    video: analyze.video ?? [],
     checks: process.checks.map(({ topViolations: _top, rules: _rules, ...check }) => check),
     topViolations,
     ...groupReportProblems(process.checks.map((check) => ({ checkId: check.checkId, violations: check.summary.violations, kept: check.topViolations }))),

@@ -8,12 +8,15 @@ import type { Point } from '../kernel/check-point.js';
 import type { CompatibilityKey, WorkflowStage } from './compatibility-key.js';
 import type { Inventory } from '../ts/inventory.js';
 import type { KlvPidSummary } from '../klv/klv-summary.js';
+import type { VideoStreamDetails } from '../ts/video-details.js';
 import type { ComparableReport, OverallVerdict } from './report-comparison.js';
 
 /** `analyze`: what the file holds, from one demultiplexing pass. */
 export interface AnalyzePayload {
   inventory: Inventory;
   klv: KlvPidSummary[];
+  /** Per video PID: profile, level, size, frame rate, picture types and GOP structure (video-details.ts). */
+  video: VideoStreamDetails[];
   /** Wall time of the pass, ms. */
   elapsedMs: number;
 }
@@ -56,6 +59,8 @@ export interface ReportPayload extends ComparableReport {
   problems: ReportProblem[];
   /** The problems of the same PID seen by the same checks, worst first, each as one line. */
   problemKinds: ReportProblemKind[];
+  /** The analyze stage's video details, one per video PID (additive). */
+  video: VideoStreamDetails[];
 }
 
 /** How a stage was obtained in one workflow run. */

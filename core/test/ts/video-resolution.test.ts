@@ -118,7 +118,7 @@ describe('video resolution from parameter sets', () => {
     const rbsp = w.rbsp();
     const nal = preventEmulation(rbsp);
     expect(nal.length).to.be.greaterThan(rbsp.length);
-    expect(parseH264Sps(rbsp)).to.deep.equal({ width: 1920, height: 1080, profileIdc: 122, levelIdc: 40, chromaFormatIdc: 2, profile: 'High 4:2:2' });
+    expect(parseH264Sps(rbsp)).to.deep.equal({ width: 1920, height: 1080, profileIdc: 122, levelIdc: 40, level: '4', frameRate: null, fieldCoding: true, chromaFormatIdc: 2, profile: 'High 4:2:2' });
     expect(videoResolutionOf(annexB([0x67], rbsp), 0x1b)).to.deep.equal({ width: 1920, height: 1080, codec: 'H.264', profile: 'High 4:2:2' });
   });
 

@@ -47,7 +47,7 @@ export function useCheckShortcuts(violationRows: Int32Array, selectedRow: number
 
 export function ShortcutHelp({ onClose }: { onClose: () => void }) {
   return (
-    <div class="shortcut-help" role="dialog" aria-label="Keyboard shortcuts">
+    <section class="shortcut-help" aria-label="Keyboard shortcuts">
       <h2>Keys</h2>
       <table class="data">
         <tbody>
@@ -64,6 +64,6 @@ export function ShortcutHelp({ onClose }: { onClose: () => void }) {
       <button type="button" class="close-help" onClick={onClose}>
         Close
       </button>
-    </div>
+    </section>
   );
 }

@@ -1,7 +1,7 @@
 /**
  * The report page (`#/report?file=PATH`): a file's report under the current
  * rules — verdict, the worst problems (one line each), the checks with their verdicts and worst values (each row
- * opens the check), the inventory, the KLV summary and the most severe
+ * opens the check), the inventory, the video details, the KLV summary and the most severe
  * violations. A file without a report under the current rules offers to
  * inspect it here, with the same progress bar as the files page.
  */
@@ -19,6 +19,7 @@ import { PsiTreePanel } from '../report/psi-tree-panel.js';
 import { loadReport, type FileReport } from '../report/report-api.js';
 import { TimingPlotsPanel } from '../report/timing-plots-panel.js';
 import { TopViolationsPanel } from '../report/top-violations-panel.js';
+import { VideoDetailsPanel } from '../report/video-details-panel.js';
 import { ViolationTimeline } from '../report/violation-timeline.js';
 import { useApiData } from '../use-api-data.js';
 
@@ -71,9 +72,10 @@ function ReportView({ api, report, filePath, navigate }: { api: PageProps['api']
       <ProblemKindsPanel report={report} filePath={filePath} />
       <ViolationTimeline report={report} filePath={filePath} />
       <ChecksTable filePath={filePath} checks={report.checks} navigate={navigate} />
-      <InventoryPanel inventory={report.inventory} checks={report.checks} />
+      <InventoryPanel inventory={report.inventory} checks={report.checks} filePath={filePath} />
+      <VideoDetailsPanel video={report.video} filePath={filePath} />
       <TimingPlotsPanel api={api} filePath={filePath} runId={report.runId} />
-      <PsiTreePanel inventory={report.inventory} />
+      <PsiTreePanel inventory={report.inventory} filePath={filePath} />
       <KlvSummaryPanel klv={report.klv} filePath={filePath} />
       <TopViolationsPanel report={report} filePath={filePath} />
     </>

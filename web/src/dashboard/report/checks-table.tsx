@@ -2,13 +2,19 @@
 import type { DashboardRoute } from '../dashboard-route.js';
 import { routeHash } from '../dashboard-route.js';
 import type { ReportCheck } from './report-api.js';
+import { useRef } from 'preact/hooks';
+import { CsvExportButton } from './csv-export-button.js';
+import { rowsOfTable } from './csv-text.js';
 import { formatWorstValue } from './worst-value.js';
 
 export function ChecksTable({ filePath, checks, navigate }: { filePath: string; checks: ReportCheck[]; navigate: (route: DashboardRoute) => void }) {
+  const table = useRef<HTMLTableElement>(null);
   return (
     <section class="panel checks">
-      <h2>Checks ({checks.length})</h2>
-      <table class="data checks-table">
+      <h2>
+        Checks ({checks.length}) <CsvExportButton filePath={filePath} table="checks" rows={() => rowsOfTable(table.current!)} />
+      </h2>
+      <table class="data checks-table" ref={table}>
         <thead>
           <tr>
             <th>Check</th>

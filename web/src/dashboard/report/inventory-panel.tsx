@@ -2,13 +2,18 @@
 import type { Inventory } from '@klvscope/core/browser';
 import { formatBitrate } from '../../shared/bitrate-format.js';
 import { formatByteSize } from '../files/byte-size.js';
+import { useRef } from 'preact/hooks';
+import { CsvExportButton } from './csv-export-button.js';
+import { rowsOfTable } from './csv-text.js';
 import { pidLabel } from './pid-label.js';
 import type { ReportCheck } from './report-api.js';
 
 /** The TR 101 290 check: it judges timing too (PCR, PTS, PAT and PMT repetition), which no packet's parse reports. */
 const TR_101_290_CHECK = 'mpegts-errors';
 
-export function InventoryPanel({ inventory, checks }: { inventory: Inventory; checks: readonly ReportCheck[] }) {
+export function InventoryPanel({ inventory, checks, filePath }: { inventory: Inventory; checks: readonly ReportCheck[]; filePath: string }) {
+  const programsTable = useRef<HTMLTableElement>(null);
+  const pidsTable = useRef<HTMLTableElement>(null);
   const tr101290 = checks.find((check) => check.checkId === TR_101_290_CHECK);
   const errors = Object.entries(inventory.errorCounts).filter(([, count]) => (count ?? 0) > 0);
   return (
@@ -19,8 +24,10 @@ export function InventoryPanel({ inventory, checks }: { inventory: Inventory; ch
         {inventory.durationSeconds === null ? 'duration unknown (no PCR)' : `${inventory.durationSeconds.toFixed(3)} s`} · {inventory.bitrate === null ? 'bitrate unknown' : formatBitrate(inventory.bitrate)}
         {inventory.transportStreamId !== null && ` · transport_stream_id ${inventory.transportStreamId}`}
       </p>
-      <h3>Programs</h3>
-      <table class="data programs">
+      <h3>
+        Programs <CsvExportButton filePath={filePath} table="programs" rows={() => rowsOfTable(programsTable.current!)} />
+      </h3>
+      <table class="data programs" ref={programsTable}>
         <thead>
           <tr>
             <th class="number">Program</th>
@@ -40,8 +47,10 @@ export function InventoryPanel({ inventory, checks }: { inventory: Inventory; ch
           ))}
         </tbody>
       </table>
-      <h3>PIDs</h3>
-      <table class="data pids">
+      <h3>
+        PIDs <CsvExportButton filePath={filePath} table="pids" rows={() => rowsOfTable(pidsTable.current!)} />
+      </h3>
+      <table class="data pids" ref={pidsTable}>
         <thead>
           <tr>
             <th>PID</th>

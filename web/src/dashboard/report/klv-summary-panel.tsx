@@ -2,16 +2,33 @@
 import type { KlvPidSummary } from '@klvscope/core/browser';
 import { formatTimestampMicros } from '../../viewer/klv-value-format.js';
 import { routeHash } from '../dashboard-route.js';
+import { useRef } from 'preact/hooks';
+import { CsvExportButton } from './csv-export-button.js';
+import { rowsOfTable } from './csv-text.js';
 import { pidLabel } from './pid-label.js';
 
+/** An ISO 8601 time stamp that may break between its date and its time (a narrow page keeps the table in its panel). */
+function BreakableTimestamp({ text }: { text: string }) {
+  const at = text.indexOf('T');
+  if (at < 0) return <>{text}</>;
+  return (
+    <>
+      {text.slice(0, at + 1)}
+      <wbr />
+      {text.slice(at + 1)}
+    </>
+  );
+}
+
 export function KlvSummaryPanel({ klv, filePath }: { klv: KlvPidSummary[]; filePath: string }) {
+  const table = useRef<HTMLTableElement>(null);
   return (
     <section class="panel klv-summary">
-      <h2>KLV metadata</h2>
+      <h2>KLV metadata {klv.length > 0 && <CsvExportButton filePath={filePath} table="klv" rows={() => rowsOfTable(table.current!)} />}</h2>
       {klv.length === 0 ? (
         <p class="empty">No KLV metadata stream in this file.</p>
       ) : (
-        <table class="data klv-pids">
+        <table class="data klv-pids" ref={table}>
           <thead>
             <tr>
               <th>PID</th>
@@ -34,7 +51,7 @@ export function KlvSummaryPanel({ klv, filePath }: { klv: KlvPidSummary[]; fileP
                 <tr class="klv-pid" data-pid={pid.pid}>
                   <td>{pidLabel(pid.pid)}</td>
                   <td>{pid.carriage}</td>
-                  <td>{pid.standards.join(', ') || '—'}</td>
+                  <td class="standards">{pid.standards.join(', ') || '—'}</td>
                   <td>{pid.versions.join(', ') || '—'}</td>
                   <td class="number packets">{pid.packets}</td>
                   <td class="number">{pid.packetsWithPts}</td>
@@ -42,8 +59,12 @@ export function KlvSummaryPanel({ klv, filePath }: { klv: KlvPidSummary[]; fileP
                   <td class="number" title={pid.itemsSeen.join(', ')}>
                     {pid.itemsSeen.length}
                   </td>
-                  <td>{formatTimestampMicros(pid.firstTimestampMicros)}</td>
-                  <td>{formatTimestampMicros(pid.lastTimestampMicros)}</td>
+                  <td class="timestamp">
+                    <BreakableTimestamp text={formatTimestampMicros(pid.firstTimestampMicros)} />
+                  </td>
+                  <td class="timestamp">
+                    <BreakableTimestamp text={formatTimestampMicros(pid.lastTimestampMicros)} />
+                  </td>
                   <td class={`problems ${problems.length > 0 ? 'error' : ''}`}>{problems.length === 0 ? 'none' : problems.map(([type, count]) => `${type} ${count}`).join(', ')}</td>
                 </tr>
               );

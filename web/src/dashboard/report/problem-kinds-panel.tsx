@@ -9,8 +9,17 @@
  */
 import type { ReportProblemKind } from '@klvscope/core/browser';
 import { routeHash } from '../dashboard-route.js';
+import { CsvExportButton } from './csv-export-button.js';
 import { pidLabel } from './pid-label.js';
 import type { FileReport } from './report-api.js';
+
+/** One row per line of the panel, its figures in columns of their own. */
+function problemKindRows(kinds: readonly ReportProblemKind[]): string[][] {
+  return [
+    ['Severity', 'Problem', 'Count', 'Count is a lower bound', 'First at (s)', 'PID', 'Checks'],
+    ...kinds.map((kind) => [kind.severity, kind.line, String(kind.count), kind.countIsLowerBound ? 'yes' : 'no', kind.firstT === null ? '' : kind.firstT.toFixed(3), pidLabel(kind.pid), kind.checkIds.join(' ')]),
+  ];
+}
 
 export function ProblemKindsPanel({ report, filePath }: { report: FileReport; filePath: string }) {
   if (report.problemKinds.length === 0) return null;
@@ -20,7 +29,8 @@ export function ProblemKindsPanel({ report, filePath }: { report: FileReport; fi
         Worst problems{' '}
         <a class="jump-to-worst button-link" href={worstMoment(report.problemKinds[0], filePath)}>
           Jump to the worst
-        </a>
+        </a>{' '}
+        <CsvExportButton filePath={filePath} table="problems" rows={() => problemKindRows(report.problemKinds)} />
       </h2>
       <ol>
         {report.problemKinds.map((kind) => (

@@ -6,9 +6,32 @@
  * fields; the others their bytes in hex.
  */
 import type { Inventory, InventoryPid } from '@klvscope/core/browser';
+import { CsvExportButton } from './csv-export-button.js';
 import { pidLabel } from './pid-label.js';
 
 type Descriptor = InventoryPid['descriptors'][number];
+
+/** A descriptor in one cell: its name and tag, then its fields or its bytes. */
+function descriptorText(descriptor: Descriptor): string {
+  const head = `${descriptor.name} (tag 0x${descriptor.tag.toString(16).padStart(2, '0')})`;
+  if (descriptor.fields !== undefined) return `${head}: ${Object.entries(descriptor.fields).map(([name, value]) => `${name} ${String(value)}`).join(', ')}`;
+  return descriptor.dataHex === '' ? head : `${head}: ${descriptor.dataHex}`;
+}
+
+/** The tree flattened: one row per stream of each program, with the program's PIDs and descriptors beside it. */
+function psiRows(inventory: Inventory): string[][] {
+  const pids = new Map(inventory.pids.map((pid) => [pid.pid, pid]));
+  const rows = [['Program', 'PMT PID', 'PCR PID', 'Program descriptors', 'Stream PID', 'Type', 'stream_type', 'Stream descriptors']];
+  for (const program of inventory.programs) {
+    const programCells = [String(program.programNumber), pidLabel(program.pmtPid), program.pcrPid === null ? 'none' : pidLabel(program.pcrPid), program.descriptors.map(descriptorText).join('; ')];
+    for (const pid of program.streams) {
+      const stream = pids.get(pid);
+      const streamType = stream?.streamType ?? null;
+      rows.push([...programCells, pidLabel(pid), stream?.role ?? 'not carried', streamType === null ? '' : `0x${streamType.toString(16).padStart(2, '0')}`, (stream?.descriptors ?? []).map(descriptorText).join('; ')]);
+    }
+  }
+  return rows;
+}
 
 function DescriptorList({ descriptors }: { descriptors: readonly Descriptor[] }) {
   if (descriptors.length === 0) return null;
@@ -33,11 +56,13 @@ function DescriptorList({ descriptors }: { descriptors: readonly Descriptor[] })
   );
 }
 
-export function PsiTreePanel({ inventory }: { inventory: Inventory }) {
+export function PsiTreePanel({ inventory, filePath }: { inventory: Inventory; filePath: string }) {
   const pids = new Map(inventory.pids.map((pid) => [pid.pid, pid]));
   return (
     <section class="panel psi-tree">
-      <h2>PSI tree</h2>
+      <h2>
+        PSI tree <CsvExportButton filePath={filePath} table="psi" rows={() => psiRows(inventory)} />
+      </h2>
       <ul class="psi-root">
         <li>
           <strong>PAT</strong> on {pidLabel(0)}

@@ -5,7 +5,7 @@
  * rules. The same report `POST /automation/file-session/inspect` answers,
  * read without opening a session.
  */
-import type { CheckStatus, CheckSummary, Inventory, KlvPidSummary, Point, ReportProblem, ReportProblemKind } from '@klvscope/core/browser';
+import type { CheckStatus, CheckSummary, Inventory, KlvPidSummary, Point, ReportProblem, ReportProblemKind, VideoStreamDetails } from '@klvscope/core/browser';
 import { ApiError, type ApiClient } from '../api-client.js';
 
 /** One check's outcome in a report (its points are the detail endpoint's). */
@@ -33,6 +33,8 @@ export interface FileReport {
   problems: ReportProblem[];
   /** The problems of one PID seen by the same checks, worst first, each as one line. */
   problemKinds: ReportProblemKind[];
+  /** One entry per video PID; absent from a report stored before video details (a service of an older version). */
+  video?: VideoStreamDetails[];
 }
 
 /** The report of the file's current content under the current rules; null when it has not been inspected under them. */

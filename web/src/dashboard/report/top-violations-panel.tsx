@@ -8,6 +8,7 @@
 import { useState } from 'preact/hooks';
 import { routeHash } from '../dashboard-route.js';
 import type { FileReport } from './report-api.js';
+import { CsvExportButton } from './csv-export-button.js';
 import { pidLabel } from './pid-label.js';
 
 /** The caps of the report's list (core's TOP_VIOLATIONS_PER_CHECK and REPORT_TOP_VIOLATIONS). */
@@ -16,6 +17,14 @@ const KEPT_IN_ALL = 50;
 
 /** Violations listed before "Show all". */
 const VIOLATIONS_SHOWN_FIRST = 10;
+
+/** Every violation the report lists (those behind "Show all" too), as the table writes them. */
+function violationRows(report: FileReport): string[][] {
+  return [
+    ['Time (s)', 'Severity', 'Check', 'PID', 'Message'],
+    ...report.topViolations.map((point) => [point.t === null ? '' : point.t.toFixed(3), point.severity, point.checkId, pidLabel(point.pid), point.message]),
+  ];
+}
 
 export function TopViolationsPanel({ report, filePath }: { report: FileReport; filePath: string }) {
   const [showAll, setShowAll] = useState(false);
@@ -29,7 +38,8 @@ export function TopViolationsPanel({ report, filePath }: { report: FileReport; f
         Most severe violations{' '}
         <span class="count" data-listed={listed} data-counted={counted}>
           ({listed === counted ? listed : `${listed} listed of ${counted} the checks counted`})
-        </span>
+        </span>{' '}
+        <CsvExportButton filePath={filePath} table="violations" rows={() => violationRows(report)} />
       </h2>
       {listed < counted && (
         <p class="capped">

@@ -3,10 +3,13 @@
  * marked in the lane of every check that saw it), over the recording's
  * stream time, filtered by check and severity. A mark opens that check at
  * its moment, the violation selected. Problems without a stream time
- * (before the first PCR) are counted under it, not placed.
+ * (before the first PCR) are counted under it, not placed. Its CSV holds
+ * the problems the filters show.
  */
 import { useMemo, useState } from 'preact/hooks';
 import { routeHash } from '../dashboard-route.js';
+import { CsvExportButton } from './csv-export-button.js';
+import { pidLabel } from './pid-label.js';
 import type { FileReport } from './report-api.js';
 
 type SeverityFilter = 'all' | 'error';
@@ -29,7 +32,17 @@ export function ViolationTimeline({ report, filePath }: { report: FileReport; fi
   if (report.problems.length === 0) return null;
   return (
     <section class="panel violation-timeline">
-      <h2>Violations over time</h2>
+      <h2>
+        Violations over time{' '}
+        <CsvExportButton
+          filePath={filePath}
+          table="timeline"
+          rows={() => [
+            ['Time (s)', 'Severity', 'PID', 'Checks', 'Message', 'Violations'],
+            ...shown.map((problem) => [problem.t === null ? '' : problem.t.toFixed(3), problem.severity, pidLabel(problem.pid), problem.checkIds.join(' '), problem.message, String(problem.violations)]),
+          ]}
+        />
+      </h2>
       <p class="timeline-filters">
         <label>
           check{' '}
