@@ -624,8 +624,11 @@ export class TsDemuxer {
 
   private collect(assembly: PesAssembly, buf: Uint8Array, start: number, end: number): void {
     if (assembly.expectedPayload >= 0) end = Math.min(end, start + assembly.expectedPayload - assembly.payloadLength);
+    end = Math.min(end, start + assembly.limit - assembly.payloadLength);
     assembly.appendPayload(buf, start, end);
     if (assembly.expectedPayload >= 0 && assembly.payloadLength >= assembly.expectedPayload) this.deliverPayload(assembly, true);
+    // The prefix the consumer wants is here: the rest of this PES is not collected (its packets take the fast path).
+    else if (assembly.payloadLength >= assembly.limit) this.deliverPayload(assembly, true);
   }
 
   private deliverPayload(assembly: PesAssembly, reachedLength: boolean): void {
@@ -652,7 +655,10 @@ export class TsDemuxer {
       const wanted = consumer ? consumer.wants(stream) : false;
       let assembly = this.pes[stream.pid];
       if (wanted && !assembly) assembly = this.pes[stream.pid] = new PesAssembly(stream.pid);
-      if (assembly) assembly.collect = wanted;
+      if (assembly) {
+        assembly.collect = wanted;
+        assembly.limit = wanted ? (consumer?.prefixBytes?.(stream) ?? Infinity) : Infinity;
+      }
     }
   }
 

@@ -19,6 +19,8 @@ export class PesAssembly {
 
   /** Whether the payload of this PID's PES packets is collected. */
   collect = false;
+  /** Bytes of each payload collected at most (the consumer's prefixBytes). */
+  limit = Infinity;
   /** The PES whose payload is being collected, or null. */
   current: PesObservation | null = null;
   payload = new Uint8Array(0);

@@ -11,6 +11,13 @@ export interface PesPayloadConsumer {
   /** Whether the payload of this elementary stream (as the PMT declares it) is wanted. */
   wants(stream: ElementaryStream): boolean;
   /**
+   * Of a wanted stream, the bytes of each payload wanted at most (default: all). The payload is handed
+   * over once it has them, cut there, and the rest of the PES is not collected: a reader of picture
+   * headers needs an access unit's first kilobytes, and copying whole video PES would slow the demuxer
+   * by a third and keep its packets off the fast path.
+   */
+  prefixBytes?(stream: ElementaryStream): number;
+  /**
    * One PES payload, owned by the consumer. `complete` is false when a packet
    * of it was lost or damaged or it ended before its PES_packet_length.
    * Observations it derives go out through `emit`, which times them.

@@ -183,11 +183,22 @@ function measuredFrameRate(pts: Float64Array): number | null {
   return best > 0 ? 90_000 / best : null;
 }
 
+/**
+ * Of each video access unit, the bytes read: enough for its delimiter, parameter sets, SEI (x264's
+ * and x265's option strings in the first one run to 2 KB) and the first slice's header.
+ */
+const VIDEO_PREFIX_BYTES = 8 * 1024;
+
 export class VideoDetailsBuilder implements PesPayloadConsumer {
   private readonly pids = new Map<number, VideoPidDetails>();
 
   wants(stream: ElementaryStream): boolean {
     return videoCodecOf(stream.streamType) !== null;
+  }
+
+  /** An access unit's parameter sets and first slice header come first: its first kilobytes are read. */
+  prefixBytes(): number {
+    return VIDEO_PREFIX_BYTES;
   }
 
   payload(pes: PesObservation, stream: ElementaryStream, payload: Uint8Array, _complete: boolean, _emit: (observation: Observation) => void): void {

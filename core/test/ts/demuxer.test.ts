@@ -156,6 +156,29 @@ describe('MPEG-TS demuxer', () => {
       expect(errors(obs).map((e) => e.type)).to.deep.equal(['continuity-error']);
     });
 
+    it('hands a consumer only the prefix it asks for, whatever happens to the rest of the PES', () => {
+      const received: Array<{ pts: number | null; bytes: number[]; complete: boolean }> = [];
+      const consumer: PesPayloadConsumer = {
+        wants: (s: ElementaryStream) => s.pid === KLV,
+        prefixBytes: () => 100,
+        payload: (p: PesObservation, _s, payload, complete) => received.push({ pts: p.pts90kHz, bytes: [...payload], complete }),
+      };
+      const long = Array.from({ length: 700 }, (_, i) => i & 0xff);
+      // The second PES loses its third packet: after its first 100 bytes, so its prefix is whole.
+      const second = pesPackets(KLV, pes(0xfc, long, { pts: 2000 }), 4);
+      second.splice(2, 1);
+      const stream = [...tables(), ...pesPackets(KLV, pes(0xfc, long, { pts: 1000 }), 0), ...second, ...pesPackets(KLV, pes(0xfc, [7, 7], { pts: 3000 }), 8)];
+      const obs = demux(concatPackets(stream), 188, { payloadConsumer: consumer });
+      expect(received.map((r) => [r.pts, r.complete, r.bytes.length])).to.deep.equal([
+        [1000, true, 100],
+        [2000, true, 100],
+        [3000, true, 2],
+      ]);
+      expect(received[0].bytes).to.deep.equal(long.slice(0, 100));
+      expect(received[1].bytes).to.deep.equal(long.slice(0, 100));
+      expect(errors(obs).map((e) => e.type)).to.deep.equal(['continuity-error']);
+    });
+
     it('counts the PES of a PID that no PMT names when it carries a start code', () => {
       const obs = demux(concatPackets(pesPackets(0x200, pes(0xe0, [1], { pts: 5 }))));
       expect(ofKind(obs, 'pes').map((p) => [p.pid, p.pts90kHz])).to.deep.equal([[0x200, 5]]);
