@@ -20,6 +20,8 @@ export interface TrackMapProps {
   /** The values of the frame on screen. */
   current: FrameKlvValues | null;
   tileUrl: string | null;
+  /** The deepest zoom the tiles have (Leaflet enlarges them past it); default 19. */
+  tileMaxNativeZoom?: number;
   /** How many points the map's track lines hold now. */
   onDrawn: (platformPoints: number, frameCentrePoints: number) => void;
   /** Fit the whole track at first, not the first fix (a recording's flight, known in full). */
@@ -46,7 +48,7 @@ interface MapLayers {
   fitted: boolean;
 }
 
-export function TrackMap({ track, trackVersion, current, tileUrl, onDrawn, fitTrack = false, overlay = null }: TrackMapProps) {
+export function TrackMap({ track, trackVersion, current, tileUrl, onDrawn, fitTrack = false, overlay = null, tileMaxNativeZoom }: TrackMapProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const layersRef = useRef<MapLayers | null>(null);
   const [follow, setFollow] = useState(true);
@@ -82,13 +84,13 @@ export function TrackMap({ track, trackVersion, current, tileUrl, onDrawn, fitTr
     const layers = layersRef.current;
     if (!layers || tileUrl === null) return;
     // Under the outlines and tracks: a configured tile server gives the background, the land's fill would hide it.
-    const tiles = L.tileLayer(tileUrl, { maxZoom: 19 }).addTo(layers.map);
+    const tiles = L.tileLayer(tileUrl, { maxZoom: 19, maxNativeZoom: tileMaxNativeZoom }).addTo(layers.map);
     layers.outline.setStyle({ fillOpacity: 0 });
     return () => {
       tiles.remove();
       layers.outline.resetStyle();
     };
-  }, [tileUrl]);
+  }, [tileUrl, tileMaxNativeZoom]);
 
   useEffect(() => {
     const layers = layersRef.current;

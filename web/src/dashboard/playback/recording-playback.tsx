@@ -18,6 +18,7 @@ import { TrackMap } from '../../viewer/track-map.js';
 import type { ApiClient } from '../api-client.js';
 import type { CheckViewProbe } from '../check-view/check-view-probe.js';
 import { ErrorNotice } from '../error-notice.js';
+import { useMapTiles } from '../map-tiles.js';
 import { useApiData } from '../use-api-data.js';
 import { useFlightExport } from './flight-export-layer.js';
 import { FlightMetadata } from './flight-metadata.js';
@@ -133,6 +134,7 @@ function LoadedPlayback({ api, ingestRunId, sources, cursorTimeS, seekTo, onStre
   const shown = playable ? (frame?.klv ?? null) : cursorKlv;
   probe.panelKlv = shown === null ? null : { pid: shown.pid, streamTimeS: shown.streamTime, pts90kHz: shown.pts90kHz, sensorLatitudeDeg: shown.values.sensorLatitudeDeg };
 
+  const mapTiles = useMapTiles();
   const [exportShown, setExportShown] = useState(false);
   const flightExport = useFlightExport(api, ingestRunId, exportShown);
   const exportLayer = flightExport.state === 'drawn' ? flightExport : null;
@@ -185,7 +187,8 @@ function LoadedPlayback({ api, ingestRunId, sources, cursorTimeS, seekTo, onStre
           track={flight.track}
           trackVersion={flight.packets}
           current={shown?.values ?? null}
-          tileUrl={null}
+          tileUrl={mapTiles?.url ?? null}
+          tileMaxNativeZoom={mapTiles?.maxNativeZoom}
           onDrawn={onDrawn}
           fitTrack
           overlay={exportLayer?.layer ?? null}
