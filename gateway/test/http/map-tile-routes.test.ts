@@ -35,10 +35,12 @@ async function stop(served: Served | undefined): Promise<void> {
 }
 
 /** GET without the API key: the tiles are public, as the pages' files are. */
-async function get(origin: string, path: string): Promise<{ status: number; type: string | null; bytes: Buffer; json: () => { error?: { code: string; message: string } } & Record<string, unknown> }> {
+type JsonAnswer = { error?: { code: string; message: string } } & Record<string, unknown>;
+
+async function get(origin: string, path: string): Promise<{ status: number; type: string | null; bytes: Buffer; json: () => JsonAnswer }> {
   const response = await fetch(`${origin}${path}`);
   const bytes = Buffer.from(await response.arrayBuffer());
-  return { status: response.status, type: response.headers.get('content-type'), bytes, json: () => JSON.parse(bytes.toString('utf8')) };
+  return { status: response.status, type: response.headers.get('content-type'), bytes, json: () => JSON.parse(bytes.toString('utf8')) as JsonAnswer };
 }
 
 describe('map tiles of --tiles (GET /tiles, /tiles/{z}/{x}/{y})', function () {
