@@ -68,7 +68,7 @@ export function FolderVerdicts({ api, folder, files }: { api: ApiClient; folder:
       } catch (error) {
         if (stopped()) return;
         // Rethrown unhandled on purpose, as useApiData does: the dashboard's gate listens for a refused key.
-        if (isAuthError(error)) void Promise.reject(error as Error);
+        if (isAuthError(error)) void Promise.reject(error instanceof Error ? error : new Error(String(error)));
         update(index, { state: 'failed', error: error instanceof Error ? error.message : String(error) });
       }
     }
