@@ -6,7 +6,7 @@
 import { useState } from 'preact/hooks';
 import 'leaflet/dist/leaflet.css';
 import { TrackMap } from '../../viewer/track-map.js';
-import { useMapTiles } from '../map-tiles.js';
+import { useMapTiles } from '../../shared/map-tiles.js';
 import { NO_FILTER, type FindingFilter } from './finding-filter.js';
 import { LiveFindingsList } from './live-findings-list.js';
 import type { LiveSessionLog } from './live-session-log.js';

@@ -18,7 +18,7 @@ import { TrackMap } from '../../viewer/track-map.js';
 import type { ApiClient } from '../api-client.js';
 import type { CheckViewProbe } from '../check-view/check-view-probe.js';
 import { ErrorNotice } from '../error-notice.js';
-import { useMapTiles } from '../map-tiles.js';
+import { useMapTiles } from '../../shared/map-tiles.js';
 import { useApiData } from '../use-api-data.js';
 import { useFlightExport } from './flight-export-layer.js';
 import { FlightMetadata } from './flight-metadata.js';

@@ -2,6 +2,8 @@
  * The map imagery the service was started with (`--tiles`): its TileJSON at
  * GET /tiles (public, beside the pages' files), read once per page load. A
  * service without tiles answers 404: the maps then show the bundled coasts.
+ * The dashboard takes the tiles from it; the viewer, whose hello names the
+ * tile URL, takes the deepest zoom.
  */
 import { useEffect, useState } from 'preact/hooks';
 
