@@ -124,3 +124,6 @@ export async function writeMbtilesOver(file: string, area: TileArea): Promise<Ti
   );
   return tiles;
 }
+
+/** Around the flight of the osh-addons fixture (34.70 N, 86.67 W), wider than a map fitted to it; zooms 6 to 14. */
+export const OSH_ADDONS_AREA: TileArea = { west: -86.95, south: 34.5, east: -86.4, north: 34.9, minZoom: 6, maxZoom: 14 };

@@ -13,11 +13,10 @@ import type { Page } from 'playwright-core';
 import { mapTilesOf, type ServedMapTiles } from '../../gateway/src/http/map-tile-routes.js';
 import { chromiumUnavailableReason, launchChromium, saveScreenshot, type ChromiumSession } from '../../test-support/chromium.js';
 import { fixtureOrSkip, fixturePath } from '../../test-support/fixtures.js';
-import { writeMbtilesOver, writeTileFolder, type TileArea } from '../../test-support/map-tiles.js';
+import { OSH_ADDONS_AREA, writeMbtilesOver, writeTileFolder } from '../../test-support/map-tiles.js';
 import { startDashboardService, type DashboardService } from './dashboard-page-driver.js';
 
-/** Around the osh-addons recording's flight (34.70 N, 86.67 W), wider than the fitted map. */
-const AREA: TileArea = { west: -86.95, south: 34.5, east: -86.4, north: 34.9, minZoom: 6, maxZoom: 14 };
+const AREA = OSH_ADDONS_AREA;
 
 interface TileRequests {
   answered: Map<string, number>;

@@ -29,9 +29,9 @@ async function askService(): Promise<MapTileSource | null> {
   }
 }
 
-/** The tiles, or null while asking and when there are none. */
-export function useMapTiles(): MapTileSource | null {
-  const [tiles, setTiles] = useState<MapTileSource | null>(null);
+/** The tiles; null when there are none; undefined while the service is being asked. */
+export function useMapTiles(): MapTileSource | null | undefined {
+  const [tiles, setTiles] = useState<MapTileSource | null | undefined>(undefined);
   useEffect(() => {
     let current = true;
     asked ??= askService();

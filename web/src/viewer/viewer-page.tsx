@@ -204,8 +204,9 @@ export function ViewerPage({ probe }: ViewerPageProps) {
           track={track}
           trackVersion={trackVersion}
           current={frame?.klv?.values ?? null}
-          tileUrl={hello?.mapTileUrl ?? null}
-          tileMaxNativeZoom={mapTiles !== null && mapTiles.url === hello?.mapTileUrl ? mapTiles.maxNativeZoom : undefined}
+          // Once the service has said how deep its tiles go: a layer made before would ask for tiles past them.
+          tileUrl={mapTiles === undefined ? null : (hello?.mapTileUrl ?? null)}
+          tileMaxNativeZoom={mapTiles?.url === hello?.mapTileUrl ? mapTiles?.maxNativeZoom : undefined}
           onDrawn={onDrawn}
         />
       </div>
