@@ -71,6 +71,7 @@ function buildProgram(): Command {
     .option('--config <file>', 'configuration file naming extra check modules (default ./klvscope.config.json when present)')
     .option('--catalog <url>', "a fleet's PostgreSQL, postgres://user@host:5432/database: inspections run on its workers (default $KLVSCOPE_CATALOG_URL; docs/fleet.md)")
     .option('--worker', 'with --catalog: run a worker in this process too')
+    .option('--tiles <path-or-url>', 'map imagery without the internet: a tile folder laid out Z/X/Y.png (.jpg, .webp) or an .mbtiles file, served at /tiles/{z}/{x}/{y}; or a tile URL https://.../{z}/{x}/{y}.png (default: coastlines only; docs/dashboard.md "Map tiles")')
     .action(async (options: ServeOptions) => {
       // Loaded on demand: the server's modules cost the other commands nothing at start-up.
       const { runServe } = await import('./serve-command.js');
@@ -95,7 +96,8 @@ function buildProgram(): Command {
     .option('--recordings <dir>', 'recordings folder (default DATA/recordings)')
     .option('--no-recorder', 'disable the recorder')
     .option('--recordings-keep-gb <n>', "keep at most this many GB of the channel's recordings: past it the oldest files are deleted (default: all kept)")
-    .option('--map-tiles <url>', 'a map tile URL template for the viewer, https://.../{z}/{x}/{y}.png (default: outlines only)')
+    .option('--tiles <path-or-url>', 'map imagery without the internet: a tile folder laid out Z/X/Y.png (.jpg, .webp) or an .mbtiles file, served at /tiles/{z}/{x}/{y}; or a tile URL https://.../{z}/{x}/{y}.png (default: coastlines only; docs/streaming.md "Map tiles")')
+    .option('--map-tiles <url>', 'the older spelling of --tiles URL')
     .action(async (options: StreamOptions) => {
       const { runStream } = await import('./stream-command.js');
       await runStream(options);
@@ -125,6 +127,7 @@ function buildProgram(): Command {
     .option('--recordings-keep-gb <n>', "keep at most this many GB of the streaming module's recordings: past it the oldest files are deleted (default: all kept)")
     .option('--config <file>', 'configuration file naming extra check modules (default ./klvscope.config.json when present)')
     .option('--catalog <url>', "a fleet's PostgreSQL: the inspection service's inspections run on its workers (default $KLVSCOPE_CATALOG_URL; docs/fleet.md)")
+    .option('--tiles <path-or-url>', 'map imagery without the internet: a tile folder laid out Z/X/Y.png (.jpg, .webp) or an .mbtiles file, for the dashboard and the viewer, served at /tiles/{z}/{x}/{y}; or a tile URL https://.../{z}/{x}/{y}.png (default: coastlines only; docs/dashboard.md "Map tiles")')
     .action(async (options: StartOptions) => {
       const { runStart } = await import('./start-command.js');
       await runStart(options);
@@ -340,6 +343,6 @@ function isUserFileError(error: unknown): boolean {
 
 /** Why `serve` could not start: a host that is not loopback, a port in use, an unusable API key or key file. */
 function isServiceStartError(code: string): boolean {
-  return code === 'ERR_HOST_NOT_LOOPBACK' || code === 'ERR_LISTEN_FAILED' || code === 'ERR_API_KEY_UNUSABLE' || code === 'ERR_API_KEY_FILE_INSECURE' || code === 'ERR_STREAM_CONFIG_INVALID' || code === 'ERR_CREDENTIALS_FILE_UNUSABLE';
+  return code === 'ERR_HOST_NOT_LOOPBACK' || code === 'ERR_LISTEN_FAILED' || code === 'ERR_API_KEY_UNUSABLE' || code === 'ERR_API_KEY_FILE_INSECURE' || code === 'ERR_STREAM_CONFIG_INVALID' || code === 'ERR_CREDENTIALS_FILE_UNUSABLE' || code === 'ERR_MAP_TILES_UNUSABLE';
 }
 

@@ -9,6 +9,7 @@ import { API_KEY_ENV } from '../http/api-key.js';
 import { startInspectionServer, type RunningInspectionServer } from '../inspection/inspection-server.js';
 import { DEFAULT_PORT, PORT_ENV } from '../inspection/service-address.js';
 import { loadConfiguredChecks } from './cli-checks.js';
+import { mapTilesOf, type ServedMapTiles } from '../http/map-tile-routes.js';
 import { portOption } from './port-option.js';
 import { untilStopped, type StoppableService } from './until-stopped.js';
 import { catalogUrlOption } from './catalog-url.js';
@@ -25,6 +26,8 @@ export interface ServeOptions {
   catalog?: string;
   /** With a fleet: run a worker in this process too. */
   worker?: boolean;
+  /** A tile folder, an .mbtiles file or a tile URL for the dashboard's maps (map-tile-routes.ts). */
+  tiles?: string;
 }
 
 export async function runServe(options: ServeOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -34,7 +37,11 @@ export async function runServe(options: ServeOptions, env: NodeJS.ProcessEnv = p
   const { checks } = await loadConfiguredChecks(options.config);
   const catalogUrl = catalogUrlOption(options.catalog, env);
   if (options.worker && catalogUrl === undefined) throw new UsageError('--worker runs a worker of a fleet: it needs --catalog postgres://… (or KLVSCOPE_CATALOG_URL)');
-  const server = await startInspectionServer({ dataDir, host: options.host, port, env, checks, catalogUrl });
+  const mapTiles = options.tiles === undefined ? null : await mapTilesOf(options.tiles);
+  const server = await startInspectionServer({ dataDir, host: options.host, port, env, checks, catalogUrl, mapTiles }).catch((error: unknown) => {
+    mapTiles?.local?.close();
+    throw error;
+  });
   const services: StoppableService[] = [server];
   if (options.worker && catalogUrl !== undefined) {
     const { FleetWorker } = await import('../fleet/fleet-worker.js');
@@ -44,12 +51,13 @@ export async function runServe(options: ServeOptions, env: NodeJS.ProcessEnv = p
   }
   // Signals are handled before the banner tells anyone the service runs.
   const stopped = untilStopped(services, 'the inspection service');
-  process.stdout.write(banner(server));
+  process.stdout.write(banner(server, mapTiles));
   await stopped;
+  mapTiles?.local?.close();
   process.stdout.write('klvscope: stopped\n');
 }
 
-function banner(server: RunningInspectionServer): string {
+function banner(server: RunningInspectionServer, mapTiles: ServedMapTiles | null): string {
   const { filePath, source, created } = server.apiKey;
   const key = filePath !== null ? `${filePath}${created ? ' (new)' : ''}` : source === 'environment' ? `from ${API_KEY_ENV}` : 'given by the configuration';
   return [
@@ -57,6 +65,7 @@ function banner(server: RunningInspectionServer): string {
     `  API key    ${key}  (send it in the X-API-Key header)`,
     `  dashboard  ${server.signInUrl}`,
     `  data       ${server.dataDir}`,
+    ...(mapTiles === null ? [] : [`  map tiles  ${mapTiles.local?.path ?? mapTiles.url}`]),
     ...(server.fleet === null ? [] : [`  fleet      ${server.fleet}  (inspections run on its workers)`]),
     '  Ctrl+C stops it.',
     '',

@@ -6,6 +6,7 @@
 import { defaultDataDir } from '@klvscope/core/store';
 import { startStreamingServer, type RunningStreamingServer } from '../streaming/start-streaming-server.js';
 import { DEFAULT_STREAMING_PORT, STREAM_PORT_ENV, type StreamingConfig } from '../streaming/streaming-config.js';
+import { mapTilesOf } from '../http/map-tile-routes.js';
 import { portOption } from './port-option.js';
 import { untilStopped } from './until-stopped.js';
 import { UsageError } from './usage-error.js';
@@ -27,15 +28,22 @@ export interface StreamOptions {
   recorder?: boolean;
   recordingsKeepGb?: string;
   mapTiles?: string;
+  /** A tile folder, an .mbtiles file or a tile URL (map-tile-routes.ts). */
+  tiles?: string;
 }
 
 export async function runStream(options: StreamOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const dataDir = options.dataDir ?? defaultDataDir(env);
-  const server = await startStreamingServer({ dataDir, host: options.host, port: portOption(options.port, env[STREAM_PORT_ENV], DEFAULT_STREAMING_PORT, STREAM_PORT_ENV), env, config: streamConfigOptions(options) });
+  const mapTiles = options.tiles === undefined ? null : await mapTilesOf(options.tiles);
+  const server = await startStreamingServer({ dataDir, host: options.host, port: portOption(options.port, env[STREAM_PORT_ENV], DEFAULT_STREAMING_PORT, STREAM_PORT_ENV), env, config: streamConfigOptions(options), mapTiles }).catch((error: unknown) => {
+    mapTiles?.local?.close();
+    throw error;
+  });
   // Signals are handled before the banner tells anyone the module runs.
   const stopped = untilStopped([server], 'the streaming module');
   process.stdout.write(streamBanner(server));
   await stopped;
+  mapTiles?.local?.close();
   process.stdout.write('klvscope: stopped\n');
 }
 
@@ -66,6 +74,7 @@ export function streamBanner(server: RunningStreamingServer): string {
     `  source     ${server.config.captureDevice !== null ? `capture device ${server.config.captureDevice} (${server.config.captureFormat}, through ffmpeg)` : (server.config.source ?? 'the built-in demo')}`,
     `  commands   POST ${server.url}/command, user and password: ${who}`,
     `  recordings ${server.config.recordingsDir}`,
+    ...(server.config.mapTileUrl === null ? [] : [`  map tiles  ${server.config.mapTileUrl}`]),
     '',
   ].join('\n');
 }

@@ -17,6 +17,7 @@ export const ERROR_STATUS: Readonly<Record<string, ErrorStatus>> = Object.freeze
   ERR_TEMPLATE_NAME_INVALID: 400,
   ERR_SOURCE_URL_INVALID: 400,
   ERR_COMMAND_UNKNOWN: 400,
+  ERR_TILE_COORDINATES_INVALID: 400,
   // 401: no key or the wrong key.
   ERR_API_KEY_MISSING: 401,
   ERR_API_KEY_WRONG: 401,
@@ -48,6 +49,8 @@ export const ERROR_STATUS: Readonly<Record<string, ErrorStatus>> = Object.freeze
   ERR_CHANNEL_NOT_FOUND: 404,
   ERR_RECORD_NOT_FOUND: 404,
   ERR_PROBE_NOT_FOUND: 404,
+  ERR_TILE_NOT_FOUND: 404,
+  ERR_MAP_TILES_NOT_CONFIGURED: 404,
   // 409: the request is fine but the state it meets is not.
   ERR_STORE_LOCKED: 409,
   ERR_NO_ACTIVE_SESSION: 409,

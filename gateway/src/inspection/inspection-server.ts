@@ -31,6 +31,7 @@ import { assertLoopbackHost, DEFAULT_HOST, IPV6_LOOPBACK } from '../http/loopbac
 import { registerRoutes } from '../http/route-registration.js';
 import { webAppFiles } from '../http/web-app-files.js';
 import { dashboardSignInUrl, installDashboardPages } from './dashboard-pages.js';
+import { installMapTileRoutes, type ServedMapTiles } from '../http/map-tile-routes.js';
 import { API_PREFIX, DEFAULT_PORT } from './service-address.js';
 import { serviceLogger } from './service-logger.js';
 import { createLiveChannel, type LiveChannel } from '../live/live-channel.js';
@@ -71,6 +72,8 @@ export interface InspectionServerOptions {
   openLiveSource?: (url: string) => Promise<LiveSource>;
   /** The fleet's PostgreSQL (`--catalog`): inspections run on its workers, the data folder caches their results (docs/fleet.md). */
   catalogUrl?: string;
+  /** Map imagery for the dashboard's maps (`--tiles`: a tile folder, an MBTiles file or a tile URL), at GET /tiles; the caller closes local tiles. */
+  mapTiles?: ServedMapTiles | null;
 }
 
 export interface InspectionListenOptions extends InspectionServerOptions {
@@ -160,6 +163,7 @@ export async function createInspectionServer(options: InspectionServerOptions = 
 
     installFleetCopies(app, deps);
     registerRoutes(app, routes);
+    installMapTileRoutes(app, options.mapTiles ?? null);
     installDashboardPages(app, await webAppFiles('dashboard'));
 
     const extraClosed: Array<Promise<void>> = [];

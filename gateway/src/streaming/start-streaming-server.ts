@@ -13,6 +13,7 @@ import { closeOnce, listenOrExplain, serviceUrl } from '../service-lifecycle.js'
 import { DEFAULT_HOST } from '../http/loopback-host.js';
 import { openDemoSource } from './demo-source.js';
 import { webAppFiles } from '../http/web-app-files.js';
+import type { ServedMapTiles } from '../http/map-tile-routes.js';
 import { resolveStreamCredentials, type ResolvedCredentials } from './stream-credentials.js';
 import { disabledRecorder, type StreamRecorder } from './stream-recorder.js';
 import { assertStreamingConfig, defaultStreamingConfig, DEFAULT_STREAMING_PORT, type StreamingConfig } from './streaming-config.js';
@@ -36,6 +37,8 @@ export interface StartStreamingOptions {
   onViewerSend?: (latencyMs: number) => void;
   /** Timeouts and caps of its connections (connection-limits.ts); tests make them small. */
   connectionLimits?: Partial<ConnectionLimits>;
+  /** Map imagery for the viewer (`--tiles`), at GET /tiles: its URL becomes the viewer's `mapTileUrl`; the caller closes local tiles. */
+  mapTiles?: ServedMapTiles | null;
   /** `streamer exit` (default: close the server). */
   onExit?: (server: RunningStreamingServer) => void;
 }
@@ -58,6 +61,7 @@ export async function startStreamingServer(options: StartStreamingOptions = {}):
   const env = options.env ?? process.env;
   const dataDir = options.dataDir ?? defaultDataDir(env);
   const config: StreamingConfig = { ...defaultStreamingConfig(dataDir), ...options.config };
+  if (options.mapTiles) config.mapTileUrl = options.mapTiles.url;
   assertStreamingConfig(config);
   const credentials = await resolveStreamCredentials(dataDir, { user: config.user, password: config.password }, env);
   const licence = await LicenceState.open({ dataDir });
@@ -93,6 +97,7 @@ export async function startStreamingServer(options: StartStreamingOptions = {}):
       licence,
       credentials,
       viewer: await webAppFiles('viewer'),
+      mapTiles: options.mapTiles ?? null,
       onExit: () => (options.onExit ?? ((server) => void server.close()))(running as RunningStreamingServer),
     },
     { host, port: options.port ?? DEFAULT_STREAMING_PORT, connectionLimits: options.connectionLimits },

@@ -29,6 +29,7 @@ import { StreamingError } from './streaming-error.js';
 import { buildStreamingOpenApiDocument, STREAMING_OPENAPI_PATH } from './streaming-openapi-document.js';
 import type { StreamingModule } from './streaming-module.js';
 import type { StaticFiles } from '../http/static-files.js';
+import { installMapTileRoutes, type ServedMapTiles } from '../http/map-tile-routes.js';
 import { sendWebAppFile } from '../http/web-app-files.js';
 
 /** Commands are a few dozen bytes. */
@@ -53,6 +54,8 @@ export interface StreamingServerParts {
   credentials: Credentials;
   /** The viewer's files (web/dist/viewer), or null when they are not built. */
   viewer: StaticFiles | null;
+  /** The map tiles of `--tiles` (GET /tiles), or null. */
+  mapTiles?: ServedMapTiles | null;
   /** `streamer exit`: called after the answer has gone out. */
   onExit: () => void;
 }
@@ -132,6 +135,7 @@ export function createStreamingApp(parts: StreamingServerParts, options: Streami
     return runCommand(parts, body, reply);
   });
   app.get(`/${POSTER_FILE_NAME}`, (_request, reply) => reply.type('image/svg+xml').header('cache-control', 'no-cache').send(POSTER_SVG));
+  installMapTileRoutes(app, parts.mapTiles ?? null);
   app.get('/*', (request, reply) => serveViewerFile(parts.viewer, request, reply));
   app.addHook('preClose', async () => {
     // The viewers hear 1001 (going away); one that does not answer the close handshake in time is cut.

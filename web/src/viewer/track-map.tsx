@@ -1,8 +1,9 @@
 /**
  * The map: coastlines and a graticule (no tile server needed; a tile layer
- * only when the module's configuration names one), the platform track, the
- * frame-centre track, and for the frame on screen the image footprint and
- * the platform's position. It follows the aircraft unless told not to.
+ * only when the configuration names one, the coasts then drawn unfilled over
+ * it), the platform track, the frame-centre track, and for the frame on
+ * screen the image footprint and the platform's position. It follows the
+ * aircraft unless told not to. A page may add one layer under the tracks.
  */
 import type { FrameKlvValues } from '@klvscope/core/browser';
 import * as L from 'leaflet';
@@ -19,14 +20,24 @@ export interface TrackMapProps {
   /** The values of the frame on screen. */
   current: FrameKlvValues | null;
   tileUrl: string | null;
+  /** The deepest zoom the tiles have (Leaflet enlarges them past it); default 19. */
+  tileMaxNativeZoom?: number;
   /** How many points the map's track lines hold now. */
   onDrawn: (platformPoints: number, frameCentrePoints: number) => void;
   /** Fit the whole track at first, not the first fix (a recording's flight, known in full). */
   fitTrack?: boolean;
+  /** A layer drawn over the background and under the tracks (the dashboard's GIS export of a run); its renderer's pane should be UNDER_TRACKS_PANE. */
+  overlay?: L.Layer | null;
 }
+
+/** The map pane between the coastlines and the tracks (Leaflet's overlay pane, the tracks', is at z-index 400, its tiles at 200). */
+export const UNDER_TRACKS_PANE = 'under-tracks';
+/** The coastlines' pane: over the tiles, under everything else. */
+const OUTLINE_PANE = 'world-outline';
 
 interface MapLayers {
   map: L.Map;
+  outline: L.GeoJSON;
   platformTrack: L.Polyline;
   frameCentreTrack: L.Polyline;
   footprint: L.Polygon;
@@ -37,7 +48,7 @@ interface MapLayers {
   fitted: boolean;
 }
 
-export function TrackMap({ track, trackVersion, current, tileUrl, onDrawn, fitTrack = false }: TrackMapProps) {
+export function TrackMap({ track, trackVersion, current, tileUrl, onDrawn, fitTrack = false, overlay = null, tileMaxNativeZoom }: TrackMapProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const layersRef = useRef<MapLayers | null>(null);
   const [follow, setFollow] = useState(true);
@@ -47,10 +58,13 @@ export function TrackMap({ track, trackVersion, current, tileUrl, onDrawn, fitTr
     if (!container) return;
     const map = L.map(container, { center: [20, 0], zoom: 2, worldCopyJump: true, attributionControl: false });
     map.getContainer().style.background = '#b9d3e6';
-    worldOutlineLayer().addTo(map);
+    map.createPane(OUTLINE_PANE).style.zIndex = '300';
+    map.createPane(UNDER_TRACKS_PANE).style.zIndex = '350';
+    const outline = worldOutlineLayer(OUTLINE_PANE).addTo(map);
     const graticule = new GraticuleLayer().addTo(map);
     layersRef.current = {
       map,
+      outline,
       platformTrack: L.polyline([], { color: '#c0392b', weight: 2 }).addTo(map),
       frameCentreTrack: L.polyline([], { color: '#1f5fa8', weight: 1.5, dashArray: '4 3' }).addTo(map),
       footprint: L.polygon([], { color: '#d68910', weight: 2, fillOpacity: 0.15 }).addTo(map),
@@ -69,13 +83,23 @@ export function TrackMap({ track, trackVersion, current, tileUrl, onDrawn, fitTr
   useEffect(() => {
     const layers = layersRef.current;
     if (!layers || tileUrl === null) return;
-    // Under the outlines and tracks: a configured tile server gives the background.
-    const tiles = L.tileLayer(tileUrl, { maxZoom: 19 }).addTo(layers.map);
-    tiles.bringToBack();
+    // Under the outlines and tracks: a configured tile server gives the background, the land's fill would hide it.
+    const tiles = L.tileLayer(tileUrl, { maxZoom: 19, maxNativeZoom: tileMaxNativeZoom }).addTo(layers.map);
+    layers.outline.setStyle({ fillOpacity: 0 });
     return () => {
       tiles.remove();
+      layers.outline.resetStyle();
     };
-  }, [tileUrl]);
+  }, [tileUrl, tileMaxNativeZoom]);
+
+  useEffect(() => {
+    const layers = layersRef.current;
+    if (!layers || overlay === null) return;
+    overlay.addTo(layers.map);
+    return () => {
+      overlay.remove();
+    };
+  }, [overlay]);
 
   useEffect(() => {
     const layers = layersRef.current;

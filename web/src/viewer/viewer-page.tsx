@@ -15,6 +15,7 @@ import { MediaTimeMapping, wrapPts } from './pts-clock.js';
 import { RecorderControls } from './recorder-controls.js';
 import { StatusLine } from './status-line.js';
 import { TrackLog } from './track-log.js';
+import { useMapTiles } from '../shared/map-tiles.js';
 import { TrackMap } from './track-map.js';
 import { VideoPanel, type PresentedFrame } from './video-panel.js';
 import { fetchInfo, fetchRecorderState, streamSocketUrl, type StreamInfo } from './viewer-api.js';
@@ -60,6 +61,7 @@ export function ViewerPage({ probe }: ViewerPageProps) {
   const [status, setStatus] = useState<StreamStatusMessage | null>(null);
   const [recorder, setRecorder] = useState<RecorderStatus | null>(null);
   const [hello, setHello] = useState<StreamHelloMessage | null>(null);
+  const mapTiles = useMapTiles();
   const [closed, setClosed] = useState<{ code: number; reason: string } | null>(null);
   const [frame, setFrame] = useState<FrameView | null>(null);
   const [trackVersion, setTrackVersion] = useState(0);
@@ -198,7 +200,15 @@ export function ViewerPage({ probe }: ViewerPageProps) {
           <FrameClock elapsedS={frame?.elapsedS ?? null} timestampMicros={frame?.klv?.values.timestampMicros ?? null} paused={paused} />
         </div>
         <KlvPanel klv={frame?.klv ?? null} exact={frame?.exact ?? false} framePts90kHz={frame?.pts90kHz ?? null} />
-        <TrackMap track={track} trackVersion={trackVersion} current={frame?.klv?.values ?? null} tileUrl={hello?.mapTileUrl ?? null} onDrawn={onDrawn} />
+        <TrackMap
+          track={track}
+          trackVersion={trackVersion}
+          current={frame?.klv?.values ?? null}
+          // Once the service has said how deep its tiles go: a layer made before would ask for tiles past them.
+          tileUrl={mapTiles === undefined ? null : (hello?.mapTileUrl ?? null)}
+          tileMaxNativeZoom={mapTiles?.url === hello?.mapTileUrl ? mapTiles?.maxNativeZoom : undefined}
+          onDrawn={onDrawn}
+        />
       </div>
       <RecorderControls enabled={info?.recorderEnabled ?? true} onRecorderState={setRecorder} />
     </main>

@@ -9,12 +9,14 @@ import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import land from 'world-atlas/land-110m.json';
 
-export function worldOutlineLayer(): L.GeoJSON {
+/** In `pane`: one above the tiles, so that the coasts stay drawn over imagery (unfilled then, see track-map.tsx). */
+export function worldOutlineLayer(pane: string): L.GeoJSON {
   const topology = land as unknown as Topology<{ land: GeometryCollection }>;
   const outlines = feature(topology, topology.objects.land);
   return L.geoJSON(mapRings(outlines, joinAcrossAntimeridian), {
     style: { color: '#6b7b5a', weight: 1, fillColor: '#d9dcc8', fillOpacity: 1 },
     interactive: false,
+    pane,
   });
 }
 

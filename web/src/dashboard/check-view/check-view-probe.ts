@@ -30,6 +30,8 @@ export interface CheckViewProbe {
   metadataPackets: number;
   trackPointCount: number;
   frameCentrePointCount: number;
+  /** The run's GIS export on the map (the "GeoJSON export" toggle): off, loading, drawn or failed, and the footprint polygons and frame-centre lines drawn. */
+  flightExport: { state: 'off' | 'loading' | 'drawn' | 'failed'; footprints: number; frameCentreLines: number };
   /** Why there is no picture, as the page says it; null while the video plays. */
   videoNotice: string | null;
   /** The URL the player plays (the playback URL, or its `?video=h264` variant); null before it plays. */
@@ -57,6 +59,7 @@ export function emptyCheckViewProbe(): CheckViewProbe {
     metadataPackets: 0,
     trackPointCount: 0,
     frameCentrePointCount: 0,
+    flightExport: { state: 'off', footprints: 0, frameCentreLines: 0 },
     videoNotice: null,
     videoUrl: null,
     transcodingProgress: [],

@@ -3,7 +3,9 @@
  * roots, then the folders and files of the folder opened, with sizes; into a
  * folder and back up (never above its root: the service refuses), or to a
  * path typed in. A file typed in is checked (`POST /system/file-check`)
- * rather than listed, so its problem shows before it is inspected.
+ * rather than listed, so its problem shows before it is inspected. A
+ * folder's recordings can all be inspected at once, their verdicts listed
+ * worst first (folder-verdicts.tsx).
  */
 import { useState } from 'preact/hooks';
 import { ApiError, type ApiClient } from '../api-client.js';
@@ -12,6 +14,7 @@ import { useApiData } from '../use-api-data.js';
 import { formatByteSize } from './byte-size.js';
 import { BrowseRootsEditor } from './browse-roots-editor.js';
 import { filesApi, type FileCheck, type FolderListing } from './files-api.js';
+import { FolderVerdicts } from './folder-verdicts.js';
 import { formatUtcTime } from './utc-time.js';
 
 /** The folder last opened, kept for this tab so that coming back from a report shows it again. */
@@ -95,12 +98,13 @@ export function FolderBrowser({ api, onInspect }: { api: ApiClient; onInspect: (
       {opened.kind === 'file' && <TypedFile check={opened.check} onInspect={onInspect} />}
       {opened.kind === 'folder' && listing.state === 'loading' && <p class="loading">Listing {opened.path}…</p>}
       {opened.kind === 'folder' && listing.state === 'failed' && <ErrorNotice error={listing.error} what={`list ${opened.path}`} />}
-      {listing.state === 'loaded' && listing.data !== null && opened.kind === 'folder' && <FolderTable listing={listing.data} onOpen={openFolder} onInspect={onInspect} />}
+      {listing.state === 'loaded' && listing.data !== null && opened.kind === 'folder' && <FolderTable api={api} listing={listing.data} onOpen={openFolder} onInspect={onInspect} />}
     </section>
   );
 }
 
-function FolderTable({ listing, onOpen, onInspect }: { listing: FolderListing; onOpen: (path: string | null) => void; onInspect: (filePath: string) => void }) {
+function FolderTable({ api, listing, onOpen, onInspect }: { api: ApiClient; listing: FolderListing; onOpen: (path: string | null) => void; onInspect: (filePath: string) => void }) {
+  const recordings = listing.entries.filter((entry) => entry.kind === 'file' && entry.isTransportStream);
   return (
     <div class="folder" data-path={listing.path}>
       <p class="folder-path">
@@ -110,6 +114,7 @@ function FolderTable({ listing, onOpen, onInspect }: { listing: FolderListing; o
         <code>{listing.path}</code>
         {listing.truncated && <span class="error"> (more than 10 000 entries: the first ones only)</span>}
       </p>
+      {recordings.length > 0 && <FolderVerdicts api={api} folder={listing.path} files={recordings} />}
       <table class="data entries">
         <thead>
           <tr>

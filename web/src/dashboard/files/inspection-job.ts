@@ -95,3 +95,27 @@ export function useInspectionJob(api: ApiClient, onCompleted: (filePath: string)
   );
   return { inspection, start };
 }
+
+/**
+ * One process job to its end, as a promise (the folder's verdict list runs
+ * them one after the other): `onProgress` hears the bar's value while it
+ * runs; `stopped()` true stops the polling (the job runs on, its result is
+ * cached). Resolves with the completed job; rejects with the job's error.
+ */
+export async function runInspectionJob(api: ApiClient, filePath: string, onProgress: (percent: number | null) => void, stopped: () => boolean): Promise<JobView> {
+  let job = await api.post<JobView>('/process/file/jobs', { filePath });
+  let shown: number | null = null;
+  while (job.status === 'queued' || job.status === 'running') {
+    shown = jobPercent(job, shown);
+    onProgress(shown);
+    await new Promise((resolve) => setTimeout(resolve, JOB_POLL_MS));
+    if (stopped()) throw new ApiError(0, 'ERR_JOB_CANCELLED', 'the page stopped following the job');
+    job = await api.get<JobView>(`/process/file/jobs/${encodeURIComponent(job.id)}`);
+  }
+  if (job.status !== 'completed') {
+    const error = job.error ?? { code: 'ERR_JOB_CANCELLED', message: 'the job was cancelled' };
+    throw new ApiError(422, error.code, error.message);
+  }
+  onProgress(100);
+  return job;
+}

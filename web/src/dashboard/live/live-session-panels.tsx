@@ -6,6 +6,7 @@
 import { useState } from 'preact/hooks';
 import 'leaflet/dist/leaflet.css';
 import { TrackMap } from '../../viewer/track-map.js';
+import { useMapTiles } from '../../shared/map-tiles.js';
 import { NO_FILTER, type FindingFilter } from './finding-filter.js';
 import { LiveFindingsList } from './live-findings-list.js';
 import type { LiveSessionLog } from './live-session-log.js';
@@ -15,6 +16,7 @@ import './live.css';
 export function LiveSessionPanels({ log, version }: { log: LiveSessionLog; version: number }) {
   const [drawn, setDrawn] = useState({ platform: 0, frameCentre: 0 });
   const [filter, setFilter] = useState<FindingFilter>(NO_FILTER);
+  const mapTiles = useMapTiles();
   return (
     <div class="live-grid">
       <LiveFindingsList findings={log.findings} total={log.findingsCounted} byCheck={log.findingsByCheck} filter={filter} onFilter={setFilter} />
@@ -24,7 +26,8 @@ export function LiveSessionPanels({ log, version }: { log: LiveSessionLog; versi
           track={log.track}
           trackVersion={version}
           current={log.latest}
-          tileUrl={null}
+          tileUrl={mapTiles?.url ?? null}
+          tileMaxNativeZoom={mapTiles?.maxNativeZoom}
           onDrawn={(platform, frameCentre) => setDrawn((old) => (old.platform === platform && old.frameCentre === frameCentre ? old : { platform, frameCentre }))}
         />
       </section>

@@ -18,7 +18,9 @@ import { TrackMap } from '../../viewer/track-map.js';
 import type { ApiClient } from '../api-client.js';
 import type { CheckViewProbe } from '../check-view/check-view-probe.js';
 import { ErrorNotice } from '../error-notice.js';
+import { useMapTiles } from '../../shared/map-tiles.js';
 import { useApiData } from '../use-api-data.js';
+import { useFlightExport } from './flight-export-layer.js';
 import { FlightMetadata } from './flight-metadata.js';
 import { loadPlaybackSources, type PlaybackSources } from './playback-sources.js';
 import { RecordingVideo, type SeekRequest } from './recording-video.js';
@@ -56,7 +58,7 @@ interface ShownFrame {
   exact: boolean;
 }
 
-function LoadedPlayback({ sources, cursorTimeS, seekTo, onStreamTime, probe }: RecordingPlaybackProps & { sources: PlaybackSources }) {
+function LoadedPlayback({ api, ingestRunId, sources, cursorTimeS, seekTo, onStreamTime, probe }: RecordingPlaybackProps & { sources: PlaybackSources }) {
   const clock = useMemo(
     () => (sources.firstPcr27MHz !== null && sources.firstVideoPts90kHz !== null ? new StreamClock(sources.firstPcr27MHz, sources.firstVideoPts90kHz) : null),
     [sources],
@@ -132,6 +134,12 @@ function LoadedPlayback({ sources, cursorTimeS, seekTo, onStreamTime, probe }: R
   const shown = playable ? (frame?.klv ?? null) : cursorKlv;
   probe.panelKlv = shown === null ? null : { pid: shown.pid, streamTimeS: shown.streamTime, pts90kHz: shown.pts90kHz, sensorLatitudeDeg: shown.values.sensorLatitudeDeg };
 
+  const mapTiles = useMapTiles();
+  const [exportShown, setExportShown] = useState(false);
+  const flightExport = useFlightExport(api, ingestRunId, exportShown);
+  const exportLayer = flightExport.state === 'drawn' ? flightExport : null;
+  probe.flightExport = { state: flightExport.state, footprints: exportLayer?.footprints ?? 0, frameCentreLines: exportLayer?.frameCentreLines ?? 0 };
+
   const onDrawn = useCallback((platformPoints: number, frameCentrePoints: number) => {
     probe.trackPointCount = platformPoints;
     probe.frameCentrePointCount = frameCentrePoints;
@@ -163,7 +171,28 @@ function LoadedPlayback({ sources, cursorTimeS, seekTo, onStreamTime, probe }: R
         <h2>
           Flight <span class="count">({flight.packets} metadata packets)</span>
         </h2>
-        <TrackMap track={flight.track} trackVersion={flight.packets} current={shown?.values ?? null} tileUrl={null} onDrawn={onDrawn} fitTrack />
+        <label class="flight-export-toggle">
+          <input type="checkbox" name="flight-export" checked={exportShown} onChange={(event) => setExportShown(event.currentTarget.checked)} /> GIS export (GeoJSON): sensor
+          footprints and frame-centre track
+          {flightExport.state === 'loading' && <span class="count"> loading…</span>}
+          {exportLayer !== null && (
+            <span class="count" data-field="flight-export-count">
+              {' '}
+              {exportLayer.footprints} footprints
+            </span>
+          )}
+        </label>
+        {flightExport.state === 'failed' && <ErrorNotice error={flightExport.error} what="load the run's GeoJSON track" />}
+        <TrackMap
+          track={flight.track}
+          trackVersion={flight.packets}
+          current={shown?.values ?? null}
+          tileUrl={mapTiles?.url ?? null}
+          tileMaxNativeZoom={mapTiles?.maxNativeZoom}
+          onDrawn={onDrawn}
+          fitTrack
+          overlay={exportLayer?.layer ?? null}
+        />
       </section>
     </div>
   );
