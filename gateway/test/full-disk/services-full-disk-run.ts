@@ -46,7 +46,7 @@ const runsOf = (file: string): Array<{ id: string; status: string }> => {
   return shown.status === 0 ? (JSON.parse(shown.stdout) as { ingestRuns: Array<{ id: string; status: string }> }).ingestRuns.map(({ id, status }) => ({ id, status })) : [];
 };
 
-async function ingest(): Promise<unknown> {
+function ingest(): unknown {
   const first = tsFile(31);
   const second = tsFile(32);
   const withSpace = cli(['inspect', '--store', dataDir, '--fail-on', 'never', first]);
@@ -62,7 +62,7 @@ async function ingest(): Promise<unknown> {
 }
 
 /** A disk too full even for the data folder's lock: an empty lock left behind refused every later process. */
-async function lock(): Promise<unknown> {
+function lock(): unknown {
   const file = tsFile(34);
   const ballast = fillDisk(folder);
   const full = cli(['inspect', '--store', dataDir, '--fail-on', 'never', file]);
@@ -72,7 +72,7 @@ async function lock(): Promise<unknown> {
   return { full, lockLeft, again, runs: runsOf(file) };
 }
 
-async function exportScenario(): Promise<unknown> {
+function exportScenario(): unknown {
   const file = tsFile(33);
   const inspected = cli(['inspect', '--store', dataDir, '--fail-on', 'never', file]);
   const runId = runsOf(file)[0]?.id ?? '(none)';
@@ -165,7 +165,7 @@ async function relayScenario(): Promise<unknown> {
   }
 }
 
-const scenarios: Record<string, () => Promise<unknown>> = { ingest, lock, export: exportScenario, recording, relay: relayScenario };
+const scenarios: Record<string, () => unknown> = { ingest, lock, export: exportScenario, recording, relay: relayScenario };
 try {
   const outcome = await scenarios[path]();
   process.stdout.write(`${JSON.stringify(outcome)}\n`);
