@@ -313,7 +313,7 @@ export class TsRecorder {
           if (this.state === 'running') this.queuedBytes -= batch.length;
         } catch (error) {
           await this.cutToWholePackets();
-          this.fail(`cannot write ${this.path}: ${systemErrorReason(error)}`);
+          this.fail(this.writeFailure(error));
         }
         continue;
       }
@@ -365,6 +365,14 @@ export class TsRecorder {
       this.linkCheckedAt = now;
       if ((await handle.stat()).nlink === 0) this.fail(`${this.path} was deleted while being recorded (was its folder removed?)`);
     }
+  }
+
+  /** Why a write failed; on a full disk, which disk, and what of the recording is kept. */
+  private writeFailure(error: unknown): string {
+    const failure = `cannot write ${this.path}: ${systemErrorReason(error)}`;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOSPC' && code !== 'EDQUOT') return failure;
+    return `${failure}: the disk holding ${this.folder} is full; the file keeps its whole packets, and \`recorder start\` records again once there is space`;
   }
 
   /** After a failed write (a full disk may take part of it): the file keeps its whole packets only. */

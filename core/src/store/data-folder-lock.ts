@@ -7,7 +7,8 @@
  */
 import { hostname } from 'node:os';
 import { open, readFile, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { diskFullError } from './disk-full-error.js';
 import { isProcessAlive } from './process-alive.js';
 import { StoreError } from './store-error.js';
 
@@ -69,9 +70,13 @@ async function tryCreate(path: string, holder: LockHolder): Promise<boolean> {
   try {
     await handle.writeFile(`${JSON.stringify(holder)}\n`);
     await handle.sync();
-  } finally {
+  } catch (error) {
+    // An empty lock left behind (a full disk) would refuse every process as "still starting" once there is space again.
     await handle.close();
+    await rm(path, { force: true });
+    throw diskFullError(error, dirname(path), 'the lock of the data folder could not be written; nothing was changed, and it can be taken once there is space', { path }) ?? error;
   }
+  await handle.close();
   return true;
 }
 

@@ -10,6 +10,7 @@ import type { Database } from 'sql.js';
 import { removeOrphanedTemporaries, writeFileAtomic } from './atomic-write.js';
 import { migrateDatabase, schemaVersionOf, type Migration, type MigrationOutcome } from './schema-migrations.js';
 import { loadSqlEngine, loadedSqlEngine } from './sql-engine.js';
+import { diskFullError } from './disk-full-error.js';
 import { StoreError } from './store-error.js';
 
 export interface DatabaseFileOptions {
@@ -120,7 +121,7 @@ export class DatabaseFile {
       .catch((error: unknown) => {
         // The file on disk lacks this snapshot: the next saveIfChanged must write again, changed rows or not.
         this.#unsaved = true;
-        throw diskFullError(error, this.label, this.path) ?? error;
+        throw saveRefusal(error, this.label, this.path) ?? error;
       });
     this.#saving = written.catch(() => undefined); // one failed save does not block the next
     return written;
@@ -147,16 +148,9 @@ export class DatabaseFile {
   }
 }
 
-/** A save refused for want of space, as the store's error naming the folder and the file (issue 35: a full disk says so). */
-function diskFullError(error: unknown, label: string, path: string): StoreError | null {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code !== 'ENOSPC' && code !== 'EDQUOT') return null;
-  return new StoreError(
-    'ERR_STORE_DISK_FULL',
-    `the disk holding ${dirname(path)} is full (${code}): ${label} was not saved; its previous file is intact, and it is saved again once there is space`,
-    { label, path, folder: dirname(path), reason: code },
-    { cause: error },
-  );
+/** A save refused for want of space, naming the folder and the file (issue 35: a full disk says so). */
+function saveRefusal(error: unknown, label: string, path: string): StoreError | null {
+  return diskFullError(error, dirname(path), `${label} was not saved; its previous file is intact, and it is saved again once there is space`, { label, path });
 }
 
 function totalChanges(db: Database): number {

@@ -7,6 +7,7 @@ export * from './datasets/index.js';
 export * from './track/index.js';
 export { Store, CATALOG_FILE_NAME, type StoreOptions } from './store.js';
 export { StoreError, type StoreErrorCode } from './store-error.js';
+export { diskFullError } from './disk-full-error.js';
 export type {
   Catalog,
   CatalogBackend,

@@ -4,15 +4,17 @@
  * Parquet, NDJSON or CSV, or the run's flight (`klv/track`) as GeoJSON, KML
  * or GPX: the same bytes the REST export sends. Written to FILE under a
  * temporary name and renamed once complete, so a failed or interrupted
- * export never leaves half a file under the name asked for; `--out -`
+ * export never leaves half a file under the name asked for (on a full disk:
+ * ERR_STORE_DISK_FULL naming the folder, and no temporary left); `--out -`
  * writes to stdout.
  */
 import { once } from 'node:events';
 import { createWriteStream, renameSync, rmSync, type WriteStream } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import {
   COLUMNAR_FORMATS,
   defaultDataDir,
+  diskFullError,
   exportDataset,
   exportDatasetColumnar,
   exportFlightTrack,
@@ -82,7 +84,7 @@ export async function runExport(runId: string, dataset: string, options: ExportO
       } catch (error) {
         file.destroy();
         rmSync(temporary, { force: true });
-        throw error;
+        throw diskFullError(error, dirname(target), `${target} was not written (no part of it is left, and a file of that name is as it was): export again once there is space`, { path: target }) ?? error;
       }
     } finally {
       lease.release();

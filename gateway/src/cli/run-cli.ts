@@ -1,7 +1,8 @@
 /**
  * The `klvscope` command line. Exit codes: 0 done, 1 a violation of the
  * --fail-on severity, 2 bad usage, an unreadable input or a bad plugin or
- * rule set.
+ * rule set, 74 a full disk (ERR_STORE_DISK_FULL: nothing half-written; run
+ * it again once there is space; sysexits' EX_IOERR, as 70 is EX_SOFTWARE).
  */
 import { BUILT_IN_FAULT_KIND_NAMES } from '@klvscope/core';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
@@ -314,6 +315,9 @@ function guardStdout(): void {
   });
 }
 
+/** sysexits' EX_IOERR. */
+const DISK_FULL_EXIT_CODE = 74;
+
 /** Runs one command line (the arguments after `klvscope`) and returns the exit code. */
 export async function runCli(argv: string[]): Promise<number> {
   guardStdout();
@@ -325,6 +329,10 @@ export async function runCli(argv: string[]): Promise<number> {
       if (error.exitCode === 0) return 0;
       process.stderr.write(`klvscope: ${error.message.replace(/^error: /, '')}\n`);
       return 2;
+    }
+    if ((error as { code?: unknown } | null)?.code === 'ERR_STORE_DISK_FULL') {
+      process.stderr.write(`klvscope: ${(error as Error).message}\n`);
+      return DISK_FULL_EXIT_CODE;
     }
     if (error instanceof UsageError || isUserFileError(error)) {
       process.stderr.write(`klvscope: ${(error as Error).message}\n`);

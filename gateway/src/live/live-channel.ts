@@ -24,6 +24,20 @@ import type { ProbeHub } from '../probe/probe-hub.js';
 /** Client messages are subscription requests: small. */
 const MAX_MESSAGE_BYTES = 64 * 1024;
 
+/**
+ * A subscriber whose unsent data passes this has stopped reading (issue 35):
+ * it is cut rather than held in memory, as a viewer of the stream is
+ * (viewer-fanout.ts). tRPC's own keep-alive cuts a client silent for 35 s,
+ * but a subscription sends without bound in that time.
+ */
+export const LIVE_CHANNEL_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+const BUFFER_CHECK_INTERVAL_MS = 1_000;
+
+export interface LiveChannelBounds {
+  maxBufferedBytes: number;
+  checkIntervalMs: number;
+}
+
 export interface LiveChannel {
   /** Serves the channel on this HTTP server's upgrade requests. */
   attach(server: Server): void;
@@ -31,9 +45,15 @@ export interface LiveChannel {
   close(): Promise<void>;
 }
 
-export function createLiveChannel(live: LiveSessions, apiKey: string, probes: ProbeHub | null = null): LiveChannel {
+export function createLiveChannel(live: LiveSessions, apiKey: string, probes: ProbeHub | null = null, bounds: Partial<LiveChannelBounds> = {}): LiveChannel {
   const matches = apiKeyMatcher(apiKey);
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const maxBufferedBytes = bounds.maxBufferedBytes ?? LIVE_CHANNEL_MAX_BUFFERED_BYTES;
+  const sweep = setInterval(() => {
+    // A close handshake would queue behind the unread data: the connection is cut.
+    for (const client of wss.clients) if (client.bufferedAmount > maxBufferedBytes) client.terminate();
+  }, bounds.checkIntervalMs ?? BUFFER_CHECK_INTERVAL_MS);
+  sweep.unref();
   const handler = applyWSSHandler({
     wss,
     router: liveRouter,
@@ -60,6 +80,7 @@ export function createLiveChannel(live: LiveSessions, apiKey: string, probes: Pr
       server.on('upgrade', upgrade);
     },
     async close() {
+      clearInterval(sweep);
       handler.broadcastReconnectNotification();
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));

@@ -10,7 +10,7 @@ import { privateNetworkUnavailableReason, runInPrivateNetwork } from '../../../t
 const RUNS_PER_OPERATION = 8;
 
 interface FuzzSummary {
-  summary: Record<string, { operations: Record<string, { requests: number; statuses: Record<string, number> }>; requests: number; defects: string[] }>;
+  summary: Record<string, { operations: Record<string, { requests: number; statuses: Record<string, number> }>; requests: number; defects: unknown[] }>;
 }
 
 describe('the REST surfaces under requests made from their OpenAPI documents', function () {
