@@ -50,6 +50,30 @@ export function annexBNalUnits(bytes: Uint8Array, from = 0, to = bytes.length): 
 }
 
 /**
+ * The first byte of the NAL unit header after the first start code prefix at or after `from`
+ * (and before `to`), or -1: a walk that stops at the unit it wants, where annexBNalUnits reads
+ * every unit of the bytes.
+ */
+export function nextNalUnitStart(bytes: Uint8Array, from: number, to = bytes.length): number {
+  let i = from;
+  while (i + 2 < to) {
+    const b2 = bytes[i + 2];
+    if (b2 > 1) i += 3;
+    else if (b2 === 1 && bytes[i] === 0 && bytes[i + 1] === 0) return i + 3;
+    else i++;
+  }
+  return -1;
+}
+
+/** Where the NAL unit starting at `start` ends: at the next start code prefix (its zero bytes excluded) or at `to`. */
+export function nalUnitEnd(bytes: Uint8Array, start: number, to = bytes.length): number {
+  const next = nextNalUnitStart(bytes, start, to);
+  let end = next < 0 ? to : next - 3;
+  while (end > start && bytes[end - 1] === 0) end--;
+  return end;
+}
+
+/**
  * The RBSP of the NAL unit at `bytes[start, end)` from byte `skip` of it on
  * (past its header): every 00 00 03 loses its 03 (H.264 7.4.1:
  * emulation_prevention_three_byte).

@@ -614,6 +614,8 @@ export class TsDemuxer {
     };
     this.timeline.emit(observation);
     if (assembly.collect) {
+      const stream = this.streamsByPid.get(pid);
+      assembly.limit = stream ? (this.options.payloadConsumer?.prefixBytes?.(stream) ?? Infinity) : Infinity;
       assembly.current = observation;
       assembly.expectedPayload = header.pesPacketLength === 0 ? -1 : header.pesPacketLength + 6 - header.headerLength;
       if (assembly.expectedPayload < 0 && header.pesPacketLength !== 0) assembly.expectedPayload = 0;
@@ -655,10 +657,7 @@ export class TsDemuxer {
       const wanted = consumer ? consumer.wants(stream) : false;
       let assembly = this.pes[stream.pid];
       if (wanted && !assembly) assembly = this.pes[stream.pid] = new PesAssembly(stream.pid);
-      if (assembly) {
-        assembly.collect = wanted;
-        assembly.limit = wanted ? (consumer?.prefixBytes?.(stream) ?? Infinity) : Infinity;
-      }
+      if (assembly) assembly.collect = wanted;
     }
   }
 

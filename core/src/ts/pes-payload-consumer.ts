@@ -14,7 +14,8 @@ export interface PesPayloadConsumer {
    * Of a wanted stream, the bytes of each payload wanted at most (default: all). The payload is handed
    * over once it has them, cut there, and the rest of the PES is not collected: a reader of picture
    * headers needs an access unit's first kilobytes, and copying whole video PES would slow the demuxer
-   * by a third and keep its packets off the fast path.
+   * by a third and keep its packets off the fast path. Asked at each PES start, so the answer may change
+   * with what the consumer has seen.
    */
   prefixBytes?(stream: ElementaryStream): number;
   /**

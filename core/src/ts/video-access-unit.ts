@@ -7,7 +7,7 @@
  * picture parameter set it names, which an earlier access unit may have
  * brought. Never throws: bytes that do not parse give no picture.
  */
-import { annexBNalUnits, nalUnitRbsp } from './annex-b-nal-units.js';
+import { nalUnitEnd, nalUnitRbsp, nextNalUnitStart } from './annex-b-nal-units.js';
 import { parseH264Sps } from './h264-sps.js';
 import { parseHevcSps } from './hevc-sps.js';
 import { parseMpeg2SequenceHeader } from './mpeg2-sequence-header.js';
@@ -49,6 +49,8 @@ export interface AccessUnitReading {
 const CHROMA_FORMATS = ['monochrome', '4:2:0', '4:2:2', '4:4:4'];
 
 /** H.264 Table 7-1 NAL unit types. */
+/** How far into a PES payload its first start code may lie (leading zero bytes, a stray byte or two). */
+const ACCESS_UNIT_START_BYTES = 64;
 const H264_NON_IDR_SLICE = 1;
 const H264_IDR_SLICE = 5;
 const H264_SPS = 7;
@@ -85,6 +87,9 @@ export class VideoAccessUnitReader {
 
   /** Reads one access unit (a PES payload). */
   read(bytes: Uint8Array): AccessUnitReading {
+    // Muxers start a video PES with an access unit (ISO 13818-1 2.14, 2.17; its start code first): a payload
+    // with no start code in its first bytes (filler, a unit cut at its start) is not searched further.
+    if (nextNalUnitStart(bytes, 0, Math.min(bytes.length, ACCESS_UNIT_START_BYTES)) < 0) return { picture: null, sequence: null };
     try {
       if (this.codec === 'H.264') return this.readH264(bytes);
       if (this.codec === 'HEVC') return this.readHevc(bytes);
@@ -98,14 +103,14 @@ export class VideoAccessUnitReader {
   /** H.264 7.3.3: first_mb_in_slice then slice_type, from the first slice of the unit. */
   private readH264(bytes: Uint8Array): AccessUnitReading {
     let sequence: VideoSequenceParameters | null = null;
-    for (const nal of annexBNalUnits(bytes)) {
-      const type = bytes[nal.start] & 0x1f;
+    for (let start = nextNalUnitStart(bytes, 0); start >= 0 && start < bytes.length; start = nextNalUnitStart(bytes, start)) {
+      const type = bytes[start] & 0x1f;
       if (type === H264_SPS && sequence === null) {
-        const sps = parseH264Sps(nalUnitRbsp(bytes, nal.start, nal.end, 1));
+        const sps = parseH264Sps(nalUnitRbsp(bytes, start, nalUnitEnd(bytes, start), 1));
         if (sps) sequence = { width: sps.width, height: sps.height, profile: sps.profile, level: sps.level, tier: null, chromaFormat: CHROMA_FORMATS[sps.chromaFormatIdc], frameRate: sps.frameRate };
       } else if (type === H264_NON_IDR_SLICE || type === H264_IDR_SLICE) {
         // The slice header's first bytes are enough; two ue(v) fit in 8 bytes of any plausible value.
-        const r = new RbspBitReader(nalUnitRbsp(bytes, nal.start, Math.min(nal.end, nal.start + 16), 1));
+        const r = new RbspBitReader(nalUnitRbsp(bytes, start, nalUnitEnd(bytes, start, Math.min(bytes.length, start + 16)), 1));
         r.ue(); // first_mb_in_slice
         const sliceType = r.ue();
         if (r.overrun || sliceType > 9) return { picture: null, sequence };
@@ -118,15 +123,15 @@ export class VideoAccessUnitReader {
   /** H.265 7.3.6.1: slice_type of the unit's first slice segment, read with the PPS it names. */
   private readHevc(bytes: Uint8Array): AccessUnitReading {
     let sequence: VideoSequenceParameters | null = null;
-    for (const nal of annexBNalUnits(bytes)) {
-      const type = (bytes[nal.start] >> 1) & 0x3f;
+    for (let start = nextNalUnitStart(bytes, 0); start >= 0 && start < bytes.length; start = nextNalUnitStart(bytes, start)) {
+      const type = (bytes[start] >> 1) & 0x3f;
       if (type === HEVC_SPS && sequence === null) {
-        const sps = parseHevcSps(nalUnitRbsp(bytes, nal.start, nal.end, 2));
+        const sps = parseHevcSps(nalUnitRbsp(bytes, start, nalUnitEnd(bytes, start), 2));
         if (sps) sequence = { width: sps.width, height: sps.height, profile: sps.profile, level: sps.level, tier: sps.tier, chromaFormat: CHROMA_FORMATS[sps.chromaFormatIdc], frameRate: sps.frameRate };
       } else if (type === HEVC_PPS) {
-        this.readHevcPps(nalUnitRbsp(bytes, nal.start, Math.min(nal.end, nal.start + 16), 2));
+        this.readHevcPps(nalUnitRbsp(bytes, start, nalUnitEnd(bytes, start, Math.min(bytes.length, start + 16)), 2));
       } else if (type <= HEVC_LAST_VCL) {
-        const picture = this.readHevcSlice(type, nalUnitRbsp(bytes, nal.start, Math.min(nal.end, nal.start + 32), 2));
+        const picture = this.readHevcSlice(type, nalUnitRbsp(bytes, start, nalUnitEnd(bytes, start, Math.min(bytes.length, start + 32)), 2));
         return { picture, sequence };
       }
     }

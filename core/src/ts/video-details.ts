@@ -66,6 +66,8 @@ class VideoPidDetails {
   sequence: VideoSequenceParameters | null = null;
   readonly frameTypes: Record<PictureType, number> = { I: 0, P: 0, B: 0 };
   pictures = 0;
+  /** Payloads handed over. */
+  units = 0;
   /** The I pictures' indexes in decode order, with whether each closes its group. */
   readonly groupStarts: Array<{ index: number; closed: boolean }> = [];
   /** Groups with leading pictures (a picture after the I in decode order shown before it), by start index. */
@@ -86,6 +88,7 @@ class VideoPidDetails {
   }
 
   add(bytes: Uint8Array, pts90kHz: number | null): void {
+    this.units++;
     const reading = this.reader.read(bytes);
     if (reading.sequence && !this.sequence) this.sequence = reading.sequence;
     const picture = reading.picture;
@@ -184,10 +187,17 @@ function measuredFrameRate(pts: Float64Array): number | null {
 }
 
 /**
- * Of each video access unit, the bytes read: enough for its delimiter, parameter sets, SEI (x264's
- * and x265's option strings in the first one run to 2 KB) and the first slice's header.
+ * Of each video access unit, the bytes read: until a PID's sequence parameters are read, enough for its
+ * delimiter, parameter sets, SEI (x264's and x265's option strings, in the first unit only, run to 2 KB)
+ * and the first slice's header; then 4 KB (the units' own delimiter, parameter sets and slice header,
+ * and x265's options again before each key frame: a kilobyte missed them). A PID whose first units held no start code at all (no video the reader knows, or a
+ * generator's filler) is sampled at each unit's first bytes only.
  */
-const VIDEO_PREFIX_BYTES = 8 * 1024;
+const FIRST_UNITS_PREFIX_BYTES = 8 * 1024;
+const LATER_UNITS_PREFIX_BYTES = 4 * 1024;
+const UNREADABLE_PREFIX_BYTES = 64;
+/** Units without a picture or a sequence after which a PID counts as unreadable. */
+const UNREADABLE_AFTER_UNITS = 32;
 
 export class VideoDetailsBuilder implements PesPayloadConsumer {
   private readonly pids = new Map<number, VideoPidDetails>();
@@ -196,9 +206,12 @@ export class VideoDetailsBuilder implements PesPayloadConsumer {
     return videoCodecOf(stream.streamType) !== null;
   }
 
-  /** An access unit's parameter sets and first slice header come first: its first kilobytes are read. */
-  prefixBytes(): number {
-    return VIDEO_PREFIX_BYTES;
+  /** An access unit's parameter sets and first slice header come first: its first bytes are read. */
+  prefixBytes(stream: ElementaryStream): number {
+    const state = this.pids.get(stream.pid);
+    if (!state) return FIRST_UNITS_PREFIX_BYTES;
+    if (state.sequence !== null) return LATER_UNITS_PREFIX_BYTES;
+    return state.units >= UNREADABLE_AFTER_UNITS && state.pictures === 0 ? UNREADABLE_PREFIX_BYTES : FIRST_UNITS_PREFIX_BYTES;
   }
 
   payload(pes: PesObservation, stream: ElementaryStream, payload: Uint8Array, _complete: boolean, _emit: (observation: Observation) => void): void {
