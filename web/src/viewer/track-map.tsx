@@ -1,8 +1,9 @@
 /**
  * The map: coastlines and a graticule (no tile server needed; a tile layer
  * only when the module's configuration names one), the platform track, the
- * frame-centre track, and for the frame on screen the image footprint and
- * the platform's position. It follows the aircraft unless told not to.
+ * frame-centre track, and for the frame on screen the image footprint (ST
+ * 0601 corner points), the line of sight (platform to frame centre) and the
+ * platform's position. It follows the aircraft unless told not to.
  */
 import type { FrameKlvValues } from '@klvscope/core/browser';
 import * as L from 'leaflet';
@@ -23,6 +24,8 @@ export interface TrackMapProps {
   onDrawn: (platformPoints: number, frameCentrePoints: number) => void;
   /** Fit the whole track at first, not the first fix (a recording's flight, known in full). */
   fitTrack?: boolean;
+  /** For the frame on screen: the footprint's corner count and whether the line of sight is drawn. */
+  onFrameShapes?: (footprintCorners: number, lineOfSight: boolean) => void;
 }
 
 interface MapLayers {
@@ -30,6 +33,7 @@ interface MapLayers {
   platformTrack: L.Polyline;
   frameCentreTrack: L.Polyline;
   footprint: L.Polygon;
+  lineOfSight: L.Polyline;
   platform: L.CircleMarker;
   frameCentre: L.CircleMarker;
   /** What of each track is on its line. */
@@ -37,7 +41,7 @@ interface MapLayers {
   fitted: boolean;
 }
 
-export function TrackMap({ track, trackVersion, current, tileUrl, onDrawn, fitTrack = false }: TrackMapProps) {
+export function TrackMap({ track, trackVersion, current, tileUrl, onDrawn, fitTrack = false, onFrameShapes }: TrackMapProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const layersRef = useRef<MapLayers | null>(null);
   const [follow, setFollow] = useState(true);
@@ -54,6 +58,7 @@ export function TrackMap({ track, trackVersion, current, tileUrl, onDrawn, fitTr
       platformTrack: L.polyline([], { color: '#c0392b', weight: 2 }).addTo(map),
       frameCentreTrack: L.polyline([], { color: '#1f5fa8', weight: 1.5, dashArray: '4 3' }).addTo(map),
       footprint: L.polygon([], { color: '#d68910', weight: 2, fillOpacity: 0.15 }).addTo(map),
+      lineOfSight: L.polyline([], { color: '#7b241c', weight: 1.5, dashArray: '6 4' }).addTo(map),
       platform: L.circleMarker([0, 0], { radius: 6, color: '#7b241c', fillColor: '#e74c3c', fillOpacity: 1, weight: 2 }),
       frameCentre: L.circleMarker([0, 0], { radius: 4, color: '#1f5fa8', fillColor: '#ffffff', fillOpacity: 1, weight: 2 }),
       drawn: { platform: { points: 0, dropped: 0 }, frameCentre: { points: 0, dropped: 0 } },
@@ -99,6 +104,8 @@ export function TrackMap({ track, trackVersion, current, tileUrl, onDrawn, fitTr
     showAt(layers.platform, platform, map);
     showAt(layers.frameCentre, frameCentre, map);
     layers.footprint.setLatLngs(current.corners ?? []);
+    layers.lineOfSight.setLatLngs(platform !== null && frameCentre !== null ? [platform, frameCentre] : []);
+    onFrameShapes?.((current.corners ?? []).length, platform !== null && frameCentre !== null);
     if (platform === null) return;
     if (!layers.fitted) {
       // The first fix: the aircraft and what it sees.
