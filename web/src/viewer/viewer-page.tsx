@@ -24,7 +24,8 @@ import { TelemetryCharts } from './telemetry-charts.js';
 import { TelemetryLog } from './telemetry-log.js';
 import { ViewerPlayback, type StepResult } from './viewer-playback.js';
 import type { ViewerProbe } from './viewer-probe.js';
-import { useViewerShortcuts, VIEWER_SHORTCUTS } from './viewer-shortcuts.js';
+import { VIEWER_SHORTCUTS } from './viewer-shortcut-keys.js';
+import { useViewerShortcuts } from './viewer-shortcuts.js';
 import { ShortcutHelp } from '../shared/shortcut-help.js';
 
 /** The frame on screen, on the connection's unwrapped PTS line. */

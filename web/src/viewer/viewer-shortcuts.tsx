@@ -6,15 +6,6 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { isTypingInto } from '../shared/shortcut-help.js';
-import type { Shortcut } from '../shared/shortcut.js';
-
-export const VIEWER_SHORTCUTS: ReadonlyArray<Shortcut> = [
-  { keys: 'Space', does: 'play or pause the video' },
-  { keys: '→  or  .', does: 'next frame (pauses)' },
-  { keys: '←  or  ,', does: 'previous frame (pauses)' },
-  { keys: '?', does: 'show these keys' },
-  { keys: 'Escape', does: 'hide them' },
-];
 
 export interface ViewerKeyActions {
   togglePlay: () => void;
