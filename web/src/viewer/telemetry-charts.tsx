@@ -85,8 +85,9 @@ export function TelemetryCharts({ log, logVersion, cursorS, onDrawn }: Telemetry
           series: [{ label: 's' }, ...spec.series.map((one) => ({ label: one.label, stroke: one.colour, width: 1.5 }))],
           // Before the first packet the columns are empty: uPlot needs a range all the same.
           scales: { x: { time: false, range: rangeOrUnit }, y: { range: (_u, min, max) => paddedRange(min, max) } },
-          axes: [{ size: 24, space: 60 }, { label: spec.unit, size: 62, labelSize: 14 }],
-          legend: { show: spec.series.length > 1 },
+          // The unit is in the caption: a rotated one-letter axis label reads as a glyph.
+          axes: [{ size: 24, space: 60 }, { size: 52 }],
+          legend: { show: spec.series.length > 1, live: false },
           cursor: { show: false },
           hooks: { draw: [drawCursor] },
         },
@@ -128,7 +129,9 @@ export function TelemetryCharts({ log, logVersion, cursorS, onDrawn }: Telemetry
     <section class="telemetry-charts">
       {CHARTS.map((spec, i) => (
         <figure class="telemetry-chart" data-chart={spec.name}>
-          <figcaption>{spec.title}</figcaption>
+          <figcaption>
+            {spec.title} ({spec.unit})
+          </figcaption>
           <div
             ref={(element) => {
               containerRefs.current[i] = element;
