@@ -264,6 +264,9 @@ describe('the stream viewer in Chromium', function () {
         expect(probe.panelKlv!.values.corners).to.have.length(4);
         expect(probe.footprintCorners).to.equal(4);
         expect(probe.lineOfSight).to.equal(true);
+        // Every packet of the file has items 1, 2 and 65 (MANIFEST.md): the panel says so, and the module's message lists none missing.
+        expect(probe.panelKlv!.missingMandatoryTags).to.deep.equal([]);
+        expect(await page.textContent('.klv-panel [data-field="mandatory"]')).to.equal('Mandatory items (tags 1, 2, 65) all present');
       } finally {
         await page.close();
       }
