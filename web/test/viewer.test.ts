@@ -257,7 +257,7 @@ describe('the stream viewer in Chromium', function () {
         // The charts take the packets in every 250 ms: once they have caught up, one row per packet received.
         const caught = await page.waitForFunction('window.klvscopeViewer.telemetryRows === window.klvscopeViewer.klvReceived && window.klvscopeViewer.telemetryRows', undefined, { timeout: 5_000, polling: 50 });
         expect(await caught.jsonValue()).to.be.greaterThan(30);
-        expect(await page.locator('.telemetry-chart').evaluateAll((charts) => charts.map((chart) => chart.getAttribute('data-chart')))).to.deep.equal(['altitude', 'heading', 'slant-range', 'sensor-angles']);
+        expect(await page.evaluate<string[]>(`[...document.querySelectorAll('.telemetry-chart')].map((chart) => chart.getAttribute('data-chart'))`)).to.deep.equal(['altitude', 'heading', 'slant-range', 'sensor-angles']);
         expect(await page.locator('.telemetry-chart canvas').count()).to.equal(4);
         expect(probe.telemetryCursorS).to.equal(probe.lastFrame!.elapsedS);
         // The file's packets carry the four offset corners (items 26-33): the footprint, and the line of sight to the frame centre.
