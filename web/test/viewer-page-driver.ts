@@ -55,9 +55,31 @@ export async function waitForFrames(page: Page, frames: number): Promise<void> {
  * screen, the probe and the panel all tell of the same frame.
  */
 export async function pauseOnFrame(page: Page): Promise<{ probe: ViewerProbe; latitudeText: string }> {
-  await page.evaluate("document.querySelector('video').pause()");
+  await pauseWithTheButton(page);
   await page.waitForTimeout(400);
   return settledProbeAndLatitude(page);
+}
+
+/**
+ * Pauses as a viewer does, with the page's own button, once the video plays
+ * (the button plays a video not yet started): a pause through the page holds
+ * (the page's start on enough buffer asks it first).
+ */
+export async function pauseWithTheButton(page: Page): Promise<void> {
+  await page.waitForFunction("!document.querySelector('video').paused", undefined, { timeout: 30_000, polling: 50 });
+  await page.click('button[data-action="play-pause"]');
+  await page.waitForFunction('window.klvscopeViewer.paused === true', undefined, { timeout: 5_000, polling: 50 });
+}
+
+/** Presses `key` and waits until the frame on screen is another than `fromPts90kHz` (a step), or the step's outcome says it could not go. */
+export async function stepFrame(page: Page, key: string, fromPts90kHz: number): Promise<ViewerProbe> {
+  await page.keyboard.press(key);
+  await page.waitForFunction(
+    `(() => { const p = window.klvscopeViewer; return p.lastStep !== null && (p.lastStep !== 'stepped' || p.lastFrame.pts90kHz !== ${fromPts90kHz}); })()`,
+    undefined,
+    { timeout: 5_000, polling: 20 },
+  );
+  return (await settledProbeAndLatitude(page)).probe;
 }
 
 /**
@@ -67,7 +89,7 @@ export async function pauseOnFrame(page: Page): Promise<{ probe: ViewerProbe; la
  * pick a later one for the frame (asynchronous KLV), drawing the panel a
  * render after the probe changed. After 5 s, whatever they are then.
  */
-async function settledProbeAndLatitude(page: Page): Promise<{ probe: ViewerProbe; latitudeText: string }> {
+export async function settledProbeAndLatitude(page: Page): Promise<{ probe: ViewerProbe; latitudeText: string }> {
   const read = `(() => {
     const probe = window.klvscopeViewer;
     const text = document.querySelector('.klv-panel td[data-field="sensorLatitudeDeg"]')?.textContent ?? '';

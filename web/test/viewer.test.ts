@@ -13,10 +13,13 @@ import { pathToFileURL } from 'node:url';
 import { createKlvAwareTsDemuxer, type RecorderStatus } from '@klvscope/core';
 import { startStreamingServer, type RunningStreamingServer, type StartStreamingOptions } from '@klvscope/gateway';
 import { buildWeb } from '@klvscope/web/build';
+import type { Page } from 'playwright-core';
 import { chromiumUnavailableReason, launchChromium, saveScreenshot, type ChromiumSession } from '../../test-support/chromium.js';
 import { fixtureOrSkip } from '../../test-support/fixtures.js';
 import type { ViewerProbe } from '../src/viewer/viewer-probe.js';
-import { listenToStream, pauseOnFrame, probeWithTracksDrawn, readProbe, readVideo, waitForFrames } from './viewer-page-driver.js';
+import { VIEWER_SHORTCUTS } from '../src/viewer/viewer-shortcut-keys.js';
+import { formatElapsed } from '../src/viewer/elapsed-format.js';
+import { listenToStream, pauseOnFrame, probeWithTracksDrawn, readProbe, readVideo, settledProbeAndLatitude, stepFrame, waitForFrames } from './viewer-page-driver.js';
 
 /** How far the page's frame PTS may be from the frame's true PTS: mpegts.js keeps whole milliseconds (pts-clock.ts). */
 const HALF_MS_90KHZ = 45;
@@ -61,6 +64,21 @@ function expectFilePacketOfFrame(truth: FixtureTruth, probe: ViewerProbe, latitu
   expect(probe.panelKlv?.pts90kHz).to.equal(expected.pts90kHz);
   expect(probe.panelKlv?.values.sensorLatitudeDeg).to.equal(expected.sensorLatitudeDeg);
   expect(latitudeText).to.equal(`${expected.sensorLatitudeDeg!.toFixed(6)}°`);
+}
+
+/** The probe's frame and packet and the panel's latitude, read at once without waiting for them to settle. */
+async function readPanelNow(page: Page): Promise<{ frame: ViewerProbe['lastFrame']; panelKlvPts90kHz: number | null; latitudeText: string }> {
+  return page.evaluate(`(() => ({
+    frame: window.klvscopeViewer.lastFrame,
+    panelKlvPts90kHz: window.klvscopeViewer.panelKlv?.pts90kHz ?? null,
+    latitudeText: document.querySelector('.klv-panel td[data-field="sensorLatitudeDeg"]')?.textContent ?? '',
+  }))()`);
+}
+
+/** Width and height from a PNG's IHDR chunk. */
+function pngSize(png: Buffer): { width: number; height: number } {
+  expect(png.subarray(1, 4).toString('latin1')).to.equal('PNG');
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
 
 async function startModule(config: StartStreamingOptions['config']): Promise<{ server: RunningStreamingServer; dataDir: string }> {
@@ -177,6 +195,131 @@ describe('the stream viewer in Chromium', function () {
       await page.close();
     });
 
+    it('pauses with Space, steps a frame forward and back with the arrow keys, and moves the packet and the chart cursor with it', async () => {
+      const truth = await decodeFixture(fixture);
+      const page = await (chromium as ChromiumSession).newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      try {
+        await page.goto(`${module!.server.url}/`);
+        await waitForFrames(page, 45);
+        await page.waitForFunction("!document.querySelector('video').paused", undefined, { timeout: 10_000 });
+        await page.keyboard.press(' ');
+        await page.waitForFunction('window.klvscopeViewer.paused === true', undefined, { timeout: 5_000 });
+        await page.waitForTimeout(400);
+        const paused = (await settledProbeAndLatitude(page)).probe;
+        const start = paused.lastFrame!;
+        expect(await page.textContent('.frame-clock [data-field="live"]')).to.equal('LIVE · paused');
+
+        const forward = await stepFrame(page, 'ArrowRight', start.pts90kHz);
+        expect(forward.lastStep).to.equal('stepped');
+        // One frame of the 30 fps file later: 33 or 34 ms on mpegts.js's millisecond time line.
+        expect(forward.lastFrame!.elapsedS - start.elapsedS).to.be.within(0.032, 0.035);
+        expect(forward.paused, 'a step leaves the video paused').to.equal(true);
+        // The module may be on a later pass of the looped file (its PTS carried on): the frame's own packet, a file's packet.
+        expect(forward.lastFrame!.pts90kHz - forward.panelKlv!.pts90kHz!, 'the packet of that frame (one a frame)').to.be.within(-HALF_MS_90KHZ, HALF_MS_90KHZ);
+        expect(truth.packets.map((packet) => packet.sensorLatitudeDeg)).to.include(forward.panelKlv!.values.sensorLatitudeDeg);
+        expect(await page.textContent('.klv-panel td[data-field="sensorLatitudeDeg"]')).to.equal(`${forward.panelKlv!.values.sensorLatitudeDeg!.toFixed(6)}°`);
+        expect(forward.panelKlv!.pts90kHz, 'the next frame has its own packet').to.not.equal(paused.panelKlv!.pts90kHz);
+        expect(forward.telemetryCursorS, 'the charts\' cursor at the stepped frame').to.equal(forward.lastFrame!.elapsedS);
+        expect(await page.textContent('[data-field="stepped-frame"]')).to.equal(`frame at ${formatElapsed(forward.lastFrame!.elapsedS, 3)} · PTS ${forward.lastFrame!.pts90kHz}`);
+
+        const twice = await stepFrame(page, '.', forward.lastFrame!.pts90kHz);
+        const back = await stepFrame(page, 'ArrowLeft', twice.lastFrame!.pts90kHz);
+        expect(back.lastFrame!.pts90kHz, 'forward twice and back once: the first step\'s frame').to.equal(forward.lastFrame!.pts90kHz);
+        expect(back.panelKlv).to.deep.equal(forward.panelKlv);
+        expect(back.telemetryCursorS).to.equal(forward.lastFrame!.elapsedS);
+        const backAgain = await stepFrame(page, ',', back.lastFrame!.pts90kHz);
+        expect(backAgain.lastFrame!.pts90kHz).to.equal(start.pts90kHz);
+        await page.setViewportSize({ width: 1440, height: 1300 });
+        await page.waitForTimeout(300);
+        await saveScreenshot(page, 'viewer-stepped-1440');
+        await page.setViewportSize({ width: 1024, height: 1400 });
+        await page.waitForTimeout(300);
+        await saveScreenshot(page, 'viewer-stepped-1024');
+
+        // Space again: playing on.
+        await page.keyboard.press(' ');
+        await page.waitForFunction('window.klvscopeViewer.paused === false && window.klvscopeViewer.lastStep === null', undefined, { timeout: 5_000 });
+        await waitForFrames(page, backAgain.framesShown + 10);
+        expect(errors).to.deep.equal([]);
+      } finally {
+        await page.close();
+      }
+    });
+
+    it('charts every packet received (altitude, heading, slant range, sensor angles) and draws the footprint and the line of sight', async () => {
+      const page = await (chromium as ChromiumSession).newPage();
+      try {
+        await page.goto(`${module!.server.url}/`);
+        await waitForFrames(page, 20);
+        const { probe } = await pauseOnFrame(page);
+        // The charts take the packets in every 250 ms: once they have caught up, one row per packet received.
+        const caught = await page.waitForFunction('window.klvscopeViewer.telemetryRows === window.klvscopeViewer.klvReceived && window.klvscopeViewer.telemetryRows', undefined, { timeout: 5_000, polling: 50 });
+        expect(await caught.jsonValue()).to.be.greaterThan(30);
+        expect(await page.evaluate<string[]>(`[...document.querySelectorAll('.telemetry-chart')].map((chart) => chart.getAttribute('data-chart'))`)).to.deep.equal(['altitude', 'heading', 'slant-range', 'sensor-angles']);
+        expect(await page.locator('.telemetry-chart canvas').count()).to.equal(4);
+        expect(probe.telemetryCursorS).to.equal(probe.lastFrame!.elapsedS);
+        // The file's packets carry the four offset corners (items 26-33): the footprint, and the line of sight to the frame centre.
+        expect(probe.panelKlv!.values.corners).to.have.length(4);
+        expect(probe.footprintCorners).to.equal(4);
+        expect(probe.lineOfSight).to.equal(true);
+        // Every packet of the file has items 1, 2 and 65 (MANIFEST.md): the panel says so, and the module's message lists none missing.
+        expect(probe.panelKlv!.missingMandatoryTags).to.deep.equal([]);
+        expect(await page.textContent('.klv-panel [data-field="mandatory"]')).to.equal('Mandatory items (tags 1, 2, 65) all present');
+      } finally {
+        await page.close();
+      }
+    });
+
+    it('shows the keys with ? and hides them with Escape', async () => {
+      const page = await (chromium as ChromiumSession).newPage();
+      try {
+        await page.goto(`${module!.server.url}/`);
+        expect(await page.$('.shortcut-help')).to.equal(null);
+        await page.keyboard.press('?');
+        await page.waitForSelector('.shortcut-help');
+        expect(await page.locator('.shortcut-help tr.shortcut td:first-child').allTextContents()).to.deep.equal(VIEWER_SHORTCUTS.map((one) => one.keys));
+        await saveScreenshot(page, 'viewer-keys-help');
+        await page.keyboard.press('Escape');
+        await page.waitForSelector('.shortcut-help', { state: 'detached' });
+        await page.click('button[data-action="keys"]');
+        await page.waitForSelector('.shortcut-help');
+        await page.click('.shortcut-help .close-help');
+        await page.waitForSelector('.shortcut-help', { state: 'detached' });
+      } finally {
+        await page.close();
+      }
+    });
+
+    it('saves a snapshot PNG of the frame with its time and ST 0601 values written under the picture', async () => {
+      const page = await (chromium as ChromiumSession).newPage();
+      const dir = await mkdtemp(join(tmpdir(), 'klvscope-snapshot-'));
+      try {
+        await page.goto(`${module!.server.url}/`);
+        await waitForFrames(page, 20);
+        const { probe, latitudeText } = await pauseOnFrame(page);
+        const [download] = await Promise.all([page.waitForEvent('download'), page.click('button[data-action="snapshot"]')]);
+        expect(download.suggestedFilename()).to.equal(`klvscope-frame-pts${probe.lastFrame!.pts90kHz}.png`);
+        const saved = join(dir, download.suggestedFilename());
+        await download.saveAs(saved);
+        const png = await readFile(saved);
+        const size = pngSize(png);
+        expect(size.width).to.equal(640);
+        // The 480-line picture and five lines of caption under it.
+        expect(size.height).to.equal(480 + 16 + 5 * 18);
+        const snapshot = (await readProbe(page)).snapshot!;
+        expect(snapshot.bytes).to.equal(png.length);
+        expect(snapshot.caption[0]).to.equal(`frame at ${formatElapsed(probe.lastFrame!.elapsedS, 3)} of this view, PTS ${probe.lastFrame!.pts90kHz}`);
+        expect(snapshot.caption[1]).to.contain(`packet PTS ${probe.panelKlv!.pts90kHz}`);
+        expect(snapshot.caption[2]).to.contain(`platform ${latitudeText}`);
+        expect(snapshot.caption[3]).to.contain(`slant range ${probe.panelKlv!.values.slantRangeM!.toFixed(1)} m`);
+      } finally {
+        await page.close();
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
     it('keeps one player across the wrap of the looped file (its time stamps carried on), showing a packet of the frame', async () => {
       const truth = await decodeFixture(fixture);
       const lastFilePts = Math.max(...truth.videoPts90kHz);
@@ -191,9 +334,13 @@ describe('the stream viewer in Chromium', function () {
       // Asynchronous KLV: the latest packet not after the frame, within 0.1 s of it, and a packet of the file.
       expect(frame.pts90kHz - probe.panelKlv!.pts90kHz!).to.be.within(-HALF_MS_90KHZ, 9_000);
       expect(truth.packets.map((packet) => packet.sensorLatitudeDeg)).to.include(probe.panelKlv!.values.sensorLatitudeDeg);
-      // The panel shows a packet of the file. Not always the probe's: paused past the wrap, the packet picked for the
-      // frame can still change as later packets arrive (a known flicker, not yet fixed), so the two may be read apart.
-      expect(truth.packets.map((packet) => `${packet.sensorLatitudeDeg!.toFixed(6)}°`)).to.include(latitudeText);
+      expect(latitudeText).to.equal(`${probe.panelKlv!.values.sensorLatitudeDeg!.toFixed(6)}°`);
+      // Paused, the live stream goes on arriving: the frame keeps its packet, past the 10 s the page keeps packets for.
+      await page.waitForFunction(`window.klvscopeViewer.lastKlvPts90kHz > ${frame.pts90kHz + 10.5 * 90_000}`, undefined, { timeout: 20_000, polling: 200 });
+      const later = await readPanelNow(page);
+      expect(later.frame, 'the same frame').to.deep.equal(frame);
+      expect(later.panelKlvPts90kHz, 'the same packet').to.equal(probe.panelKlv!.pts90kHz);
+      expect(later.latitudeText, 'the same latitude in the panel').to.equal(latitudeText);
       await page.close();
     });
   });

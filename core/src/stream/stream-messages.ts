@@ -55,6 +55,8 @@ export interface StreamKlvMessage {
   standard: string;
   /** The ST 0601 checksum verdict; null where the standard has none. */
   checksumValid: boolean | null;
+  /** ST 0601 mandatory items (1, 2, 65) the packet lacks, by tag; empty when all are there or the standard is not ST 0601. Additive (issue 36). */
+  missingMandatoryTags?: number[];
   values: FrameKlvValues;
 }
 

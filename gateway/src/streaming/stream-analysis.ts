@@ -6,7 +6,7 @@
  * viewer's JSON message. One analysis per source run: a new source, or the
  * source reopened, starts a new one (the demuxer's clocks start again).
  */
-import { createKlvAwareTsDemuxer, frameKlvValues, isVideoStreamType, streamTypeName, VideoResolutionProbe, type Demuxer, type Observation, type PmtObservation, type StreamKlvMessage } from '@klvscope/core';
+import { createKlvAwareTsDemuxer, frameKlvValues, ST0601_MANDATORY_TAGS, isVideoStreamType, streamTypeName, VideoResolutionProbe, type Demuxer, type Observation, type PmtObservation, type StreamKlvMessage } from '@klvscope/core';
 
 /** The codec as the viewer names it, where it differs from the stream type's name (the video types are core's, isVideoStreamType). */
 const CODEC_NAMES: ReadonlyMap<number, string> = new Map([
@@ -89,6 +89,7 @@ export class StreamAnalysis {
         streamTime: observation.t,
         standard: observation.standard,
         checksumValid: observation.checksum === null ? null : observation.checksum.valid,
+        missingMandatoryTags: observation.standard === 'MISB ST 0601' ? missingTags(observation.items.map((item) => item.tag)) : [],
         values,
       });
     }
@@ -117,4 +118,10 @@ function payloadBytesOf(bytes: Uint8Array, pid: number): number {
     total += PACKET_SIZE - 4 - (afc & 0x2 ? 1 + bytes[pos + 4] : 0);
   }
   return total;
+}
+
+/** The ST 0601 mandatory tags not among `tags`. */
+function missingTags(tags: readonly number[]): number[] {
+  const present = new Set(tags);
+  return ST0601_MANDATORY_TAGS.filter((tag) => !present.has(tag));
 }

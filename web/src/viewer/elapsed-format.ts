@@ -1,8 +1,12 @@
-/** `m:ss.s`, or `h:mm:ss.s` past an hour: a tenth of a second tells frames of a 10 Hz feed apart. */
-export function formatElapsed(seconds: number): string {
-  const tenths = Math.max(0, Math.round(seconds * 10));
-  const hours = Math.floor(tenths / 36_000);
-  const minutes = Math.floor((tenths % 36_000) / 600);
-  const secondsText = ((tenths % 600) / 10).toFixed(1).padStart(4, '0');
+/**
+ * `m:ss.s`, or `h:mm:ss.s` past an hour: a tenth of a second tells frames of a 10 Hz feed apart; a stepped frame is
+ * named to the millisecond (`fractionDigits` 3), the precision mpegts.js keeps.
+ */
+export function formatElapsed(seconds: number, fractionDigits: 1 | 3 = 1): string {
+  const perSecond = 10 ** fractionDigits;
+  const units = Math.max(0, Math.round(seconds * perSecond));
+  const hours = Math.floor(units / (3600 * perSecond));
+  const minutes = Math.floor((units % (3600 * perSecond)) / (60 * perSecond));
+  const secondsText = ((units % (60 * perSecond)) / perSecond).toFixed(fractionDigits).padStart(3 + fractionDigits, '0');
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${secondsText}` : `${minutes}:${secondsText}`;
 }

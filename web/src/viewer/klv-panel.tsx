@@ -14,6 +14,13 @@ export interface KlvPanelProps {
   framePts90kHz: number | null;
 }
 
+/** ST 0601's mandatory items (ST 0601.19 6.2), by tag, as the panel names a missing one. */
+const MANDATORY_NAMES = new Map([
+  [1, 'Checksum'],
+  [2, 'Precision Time Stamp'],
+  [65, 'UAS Datalink LS Version Number'],
+]);
+
 type Row = [label: string, field: keyof FrameKlvValues, text: (values: FrameKlvValues) => string];
 
 const ROWS: Row[] = [
@@ -50,6 +57,13 @@ export function KlvPanel({ klv, exact, framePts90kHz }: KlvPanelProps) {
             {klv.carriage === 'sync' && !exact ? ' (no packet for this frame: the latest before it)' : ''}
             {klv.checksumValid === false ? ', checksum invalid' : ''}
           </p>
+          {klv.standard === 'MISB ST 0601' && klv.missingMandatoryTags !== undefined && (
+            <p class={klv.missingMandatoryTags.length > 0 ? 'klv-mandatory klv-mandatory-missing' : 'klv-mandatory'} data-field="mandatory">
+              {klv.missingMandatoryTags.length > 0
+                ? `Missing mandatory items: ${klv.missingMandatoryTags.map((tag) => `${MANDATORY_NAMES.get(tag) ?? 'item'} (tag ${tag})`).join(', ')}`
+                : `Mandatory items (tags ${[...MANDATORY_NAMES.keys()].join(', ')}) all present`}
+            </p>
+          )}
           <table>
             <tbody>
               {ROWS.map(([label, field, text]) => (

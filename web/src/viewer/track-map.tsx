@@ -2,7 +2,8 @@
  * The map: coastlines and a graticule (no tile server needed; a tile layer
  * only when the configuration names one, the coasts then drawn unfilled over
  * it), the platform track, the frame-centre track, and for the frame on
- * screen the image footprint and the platform's position. It follows the
+ * screen the image footprint (ST 0601 corner points), the line of sight
+ * (platform to frame centre) and the platform's position. It follows the
  * aircraft unless told not to. A page may add one layer under the tracks.
  */
 import type { FrameKlvValues } from '@klvscope/core/browser';
@@ -28,6 +29,8 @@ export interface TrackMapProps {
   fitTrack?: boolean;
   /** A layer drawn over the background and under the tracks (the dashboard's GIS export of a run); its renderer's pane should be UNDER_TRACKS_PANE. */
   overlay?: L.Layer | null;
+  /** For the frame on screen: the footprint's corner count and whether the line of sight is drawn. */
+  onFrameShapes?: (footprintCorners: number, lineOfSight: boolean) => void;
 }
 
 /** The map pane between the coastlines and the tracks (Leaflet's overlay pane, the tracks', is at z-index 400, its tiles at 200). */
@@ -41,6 +44,7 @@ interface MapLayers {
   platformTrack: L.Polyline;
   frameCentreTrack: L.Polyline;
   footprint: L.Polygon;
+  lineOfSight: L.Polyline;
   platform: L.CircleMarker;
   frameCentre: L.CircleMarker;
   /** What of each track is on its line. */
@@ -48,7 +52,7 @@ interface MapLayers {
   fitted: boolean;
 }
 
-export function TrackMap({ track, trackVersion, current, tileUrl, onDrawn, fitTrack = false, overlay = null, tileMaxNativeZoom }: TrackMapProps) {
+export function TrackMap({ track, trackVersion, current, tileUrl, onDrawn, fitTrack = false, overlay = null, tileMaxNativeZoom, onFrameShapes }: TrackMapProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const layersRef = useRef<MapLayers | null>(null);
   const [follow, setFollow] = useState(true);
@@ -68,6 +72,7 @@ export function TrackMap({ track, trackVersion, current, tileUrl, onDrawn, fitTr
       platformTrack: L.polyline([], { color: '#c0392b', weight: 2 }).addTo(map),
       frameCentreTrack: L.polyline([], { color: '#1f5fa8', weight: 1.5, dashArray: '4 3' }).addTo(map),
       footprint: L.polygon([], { color: '#d68910', weight: 2, fillOpacity: 0.15 }).addTo(map),
+      lineOfSight: L.polyline([], { color: '#7b241c', weight: 1.5, dashArray: '6 4' }).addTo(map),
       platform: L.circleMarker([0, 0], { radius: 6, color: '#7b241c', fillColor: '#e74c3c', fillOpacity: 1, weight: 2 }),
       frameCentre: L.circleMarker([0, 0], { radius: 4, color: '#1f5fa8', fillColor: '#ffffff', fillOpacity: 1, weight: 2 }),
       drawn: { platform: { points: 0, dropped: 0 }, frameCentre: { points: 0, dropped: 0 } },
@@ -123,6 +128,8 @@ export function TrackMap({ track, trackVersion, current, tileUrl, onDrawn, fitTr
     showAt(layers.platform, platform, map);
     showAt(layers.frameCentre, frameCentre, map);
     layers.footprint.setLatLngs(current.corners ?? []);
+    layers.lineOfSight.setLatLngs(platform !== null && frameCentre !== null ? [platform, frameCentre] : []);
+    onFrameShapes?.((current.corners ?? []).length, platform !== null && frameCentre !== null);
     if (platform === null) return;
     if (!layers.fitted) {
       // The first fix: the aircraft and what it sees.

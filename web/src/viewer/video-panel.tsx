@@ -9,6 +9,7 @@ import mpegts from 'mpegts.js';
 import { useEffect, useRef } from 'preact/hooks';
 import { livePlayerConfig, START_BUFFER_S } from './player-settings.js';
 import { streamLoaderFor, type StreamSocketHandlers } from './stream-loader.js';
+import type { ViewerPlayback } from './viewer-playback.js';
 
 export interface PresentedFrame {
   /** The frame's media time, seconds. */
@@ -31,9 +32,11 @@ export interface VideoPanelProps {
   onFrame: (frame: PresentedFrame) => void;
   /** The video element paused or played (by the page, a test or the browser). */
   onPausedChange: (paused: boolean) => void;
+  /** Play, pause and step (the page's buttons and keys): given the video element, told of every frame shown. */
+  playback: ViewerPlayback;
 }
 
-export function VideoPanel({ socketUrl, connection, posterUrl, notice, handlers, onFrame, onPausedChange }: VideoPanelProps) {
+export function VideoPanel({ socketUrl, connection, posterUrl, notice, handlers, onFrame, onPausedChange, playback }: VideoPanelProps) {
   const videoRef = useRef<HTMLVideoElement>(null);
   // The player lives as long as the panel; it calls whatever handlers the latest render gave.
   const latest = useRef({ handlers, onFrame, onPausedChange });
@@ -50,13 +53,15 @@ export function VideoPanel({ socketUrl, connection, posterUrl, notice, handlers,
     const player = mpegts.createPlayer({ type: 'mpegts', isLive: true, url: socketUrl }, livePlayerConfig(loader));
     player.attachMediaElement(video);
     player.load();
+    playback.attach(video);
     // Start with some video buffered: a frame's metadata may come after the frame's bytes (the muxer's order, and the
     // module sends a packet once decoded), and should be there when the frame is shown. Latency chasing keeps it low after.
     const startWhenBuffered = window.setInterval(() => {
       const buffered = video.buffered;
       if (buffered.length === 0 || buffered.end(buffered.length - 1) - video.currentTime < START_BUFFER_S) return;
       window.clearInterval(startWhenBuffered);
-      video.play().catch(() => undefined);
+      // Not when the viewer paused before the start: the pause holds.
+      if (playback.mayStart) video.play().catch(() => undefined);
     }, 50);
 
     const onPauseOrPlay = () => latest.current.onPausedChange(video.paused);
@@ -68,6 +73,7 @@ export function VideoPanel({ socketUrl, connection, posterUrl, notice, handlers,
       if (firstFrameMediaTimeS === null) firstFrameMediaTimeS = video.buffered.length > 0 ? video.buffered.start(0) : metadata.mediaTime;
       const buffered = video.buffered;
       const bufferedAheadS = buffered.length > 0 ? Math.max(0, buffered.end(buffered.length - 1) - metadata.mediaTime) : 0;
+      playback.presented(metadata.mediaTime);
       latest.current.onFrame({ mediaTimeS: metadata.mediaTime, firstFrameMediaTimeS, shownAtMs: now, bufferedAheadS });
       callbackId = video.requestVideoFrameCallback(onVideoFrame);
     };
@@ -78,8 +84,9 @@ export function VideoPanel({ socketUrl, connection, posterUrl, notice, handlers,
       video.removeEventListener('play', onPauseOrPlay);
       video.cancelVideoFrameCallback(callbackId);
       player.destroy();
+      playback.attach(null);
     };
-  }, [socketUrl, connection]);
+  }, [socketUrl, connection, playback]);
 
   return (
     <section class="video-panel">

@@ -19,7 +19,15 @@ import { useMapTiles } from '../shared/map-tiles.js';
 import { TrackMap } from './track-map.js';
 import { VideoPanel, type PresentedFrame } from './video-panel.js';
 import { fetchInfo, fetchRecorderState, streamSocketUrl, type StreamInfo } from './viewer-api.js';
+import { downloadBlob, snapshotCaption, snapshotPng } from './frame-snapshot.js';
+import { PlaybackBar } from './playback-bar.js';
+import { TelemetryCharts } from './telemetry-charts.js';
+import { TelemetryLog } from './telemetry-log.js';
+import { ViewerPlayback, type StepResult } from './viewer-playback.js';
 import type { ViewerProbe } from './viewer-probe.js';
+import { VIEWER_SHORTCUTS } from './viewer-shortcut-keys.js';
+import { useViewerShortcuts } from './viewer-shortcuts.js';
+import { ShortcutHelp } from '../shared/shortcut-help.js';
 
 /** The frame on screen, on the connection's unwrapped PTS line. */
 interface ShownFrame {
@@ -67,7 +75,12 @@ export function ViewerPage({ probe }: ViewerPageProps) {
   const [trackVersion, setTrackVersion] = useState(0);
   const [connection, setConnection] = useState(0);
   const [paused, setPaused] = useState(false);
+  const [lastStep, setLastStep] = useState<StepResult | null>(null);
+  const [snapshotError, setSnapshotError] = useState<string | null>(null);
   const track = useMemo(() => new TrackLog(), []);
+  const telemetry = useMemo(() => new TelemetryLog(), []);
+  const playback = useMemo(() => new ViewerPlayback(), []);
+  const shownFrame = useRef<FrameView | null>(null);
   // Per stream start (hello): the KLV buffer and the media time to PTS mapping.
   const helloSeen = useRef(false);
   const timing = useRef<StreamTiming | null>(null);
@@ -78,6 +91,8 @@ export function ViewerPage({ probe }: ViewerPageProps) {
    */
   const restartPlayer = useCallback(() => {
     timing.current = null;
+    // The new connection's time line starts at 0 again.
+    telemetry.clear();
     helloSeen.current = false;
     setConnection((count) => count + 1);
   }, []);
@@ -117,7 +132,8 @@ export function ViewerPage({ probe }: ViewerPageProps) {
       }
       const current = timing.current;
       if (current !== null) {
-        current.buffer.add(message, arrivedMs);
+        const entry = current.buffer.add(message, arrivedMs);
+        if (entry.pts90kHz !== null) telemetry.add((entry.pts90kHz - current.startPts90kHz) / 90_000, message.values);
         // The muxer may put a frame's metadata after the frame's bytes: a late packet can be the one for the frame on screen.
         if (current.shown !== null) showFrame(current.shown);
       } else if (helloSeen.current) {
@@ -151,7 +167,10 @@ export function ViewerPage({ probe }: ViewerPageProps) {
     const changed = probe.lastFrame?.mediaTime !== shown.mediaTimeS || probe.panelKlv !== klv;
     probe.lastFrame = { mediaTime: shown.mediaTimeS, pts90kHz, klvPts90kHz: klv?.pts90kHz ?? null, exact, elapsedS: shown.elapsedS };
     probe.panelKlv = klv;
-    if (changed) setFrame({ pts90kHz, elapsedS: shown.elapsedS, klv, exact });
+    if (changed) {
+      shownFrame.current = { pts90kHz, elapsedS: shown.elapsedS, klv, exact };
+      setFrame(shownFrame.current);
+    }
   }, []);
 
   const onFrame = useCallback((presented: PresentedFrame) => {
@@ -167,6 +186,55 @@ export function ViewerPage({ probe }: ViewerPageProps) {
       arrivedMs: presented.shownAtMs - presented.bufferedAheadS * 1000,
     };
     showFrame(current.shown);
+  }, []);
+
+  const onPausedChange = useCallback((isPaused: boolean) => {
+    probe.paused = isPaused;
+    setPaused(isPaused);
+  }, []);
+
+  const step = useCallback((by: 1 | -1) => {
+    const result = playback.step(by);
+    probe.lastStep = result;
+    probe.frameDurationS = playback.frameDuration.seconds;
+    setLastStep(result);
+  }, []);
+
+  const togglePlay = useCallback(() => {
+    playback.togglePlay();
+    probe.lastStep = null;
+    setLastStep(null);
+  }, []);
+
+  const takeSnapshot = useCallback(() => {
+    const video = playback.element;
+    const shown = shownFrame.current;
+    if (video === null || shown === null || shown.pts90kHz === null || shown.elapsedS === null || video.videoWidth === 0) {
+      setSnapshotError('No frame on screen to take.');
+      return;
+    }
+    const caption = snapshotCaption({ elapsedS: shown.elapsedS, pts90kHz: shown.pts90kHz, klv: shown.klv });
+    snapshotPng(video, caption).then(
+      (png) => {
+        probe.snapshot = { caption, bytes: png.size };
+        setSnapshotError(null);
+        downloadBlob(png, `klvscope-frame-pts${shown.pts90kHz}.png`);
+      },
+      (error: Error) => setSnapshotError(`The snapshot failed: ${error.message}`),
+    );
+  }, []);
+
+  const keyActions = useMemo(() => ({ togglePlay, step }), [togglePlay, step]);
+  const { helpOpen, openHelp, closeHelp } = useViewerShortcuts(keyActions);
+
+  const onTelemetryDrawn = useCallback((rows: number, cursorS: number | null) => {
+    probe.telemetryRows = rows;
+    probe.telemetryCursorS = cursorS;
+  }, []);
+
+  const onFrameShapes = useCallback((corners: number, lineOfSight: boolean) => {
+    probe.footprintCorners = corners;
+    probe.lineOfSight = lineOfSight;
   }, []);
 
   const onDrawn = useCallback((platformPoints: number, frameCentrePoints: number) => {
@@ -195,9 +263,21 @@ export function ViewerPage({ probe }: ViewerPageProps) {
             notice={notice}
             handlers={handlers}
             onFrame={onFrame}
-            onPausedChange={setPaused}
+            onPausedChange={onPausedChange}
+            playback={playback}
           />
           <FrameClock elapsedS={frame?.elapsedS ?? null} timestampMicros={frame?.klv?.values.timestampMicros ?? null} paused={paused} />
+          <PlaybackBar
+            paused={paused}
+            lastStep={lastStep}
+            frame={frame?.pts90kHz != null && frame.elapsedS !== null ? { elapsedS: frame.elapsedS, pts90kHz: frame.pts90kHz } : null}
+            onTogglePlay={togglePlay}
+            onStep={step}
+            onSnapshot={takeSnapshot}
+            onHelp={openHelp}
+          />
+          {snapshotError !== null && <p class="snapshot-error">{snapshotError}</p>}
+          <TelemetryCharts log={telemetry} logVersion={trackVersion} cursorS={frame?.elapsedS ?? null} onDrawn={onTelemetryDrawn} />
         </div>
         <KlvPanel klv={frame?.klv ?? null} exact={frame?.exact ?? false} framePts90kHz={frame?.pts90kHz ?? null} />
         <TrackMap
@@ -208,9 +288,11 @@ export function ViewerPage({ probe }: ViewerPageProps) {
           tileUrl={mapTiles === undefined ? null : (hello?.mapTileUrl ?? null)}
           tileMaxNativeZoom={mapTiles?.url === hello?.mapTileUrl ? mapTiles?.maxNativeZoom : undefined}
           onDrawn={onDrawn}
+          onFrameShapes={onFrameShapes}
         />
       </div>
       <RecorderControls enabled={info?.recorderEnabled ?? true} onRecorderState={setRecorder} />
+      {helpOpen && <ShortcutHelp shortcuts={VIEWER_SHORTCUTS} onClose={closeHelp} />}
     </main>
   );
 }

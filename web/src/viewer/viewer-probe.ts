@@ -37,8 +37,22 @@ export interface ViewerProbe {
   /** Points of the platform track on the map, and of the frame-centre track. */
   trackPointCount: number;
   frameCentrePointCount: number;
+  /** On the map, for the frame on screen: the footprint's corners and whether the line of sight is drawn. */
+  footprintCorners: number;
+  lineOfSight: boolean;
   /** The socket's close code and reason, once closed. */
   closed: { code: number; reason: string } | null;
+  /** The video element is paused. */
+  paused: boolean;
+  /** The outcome of the last frame step (null: none since playing). */
+  lastStep: 'stepped' | 'at-buffer-start' | 'at-buffer-end' | 'no-video' | null;
+  /** The frame duration the steps use, seconds (learnt from the frames shown). */
+  frameDurationS: number;
+  /** Rows the telemetry charts hold, and where their cursor is (seconds on the frame clock's line; null: none). */
+  telemetryRows: number;
+  telemetryCursorS: number | null;
+  /** The caption written under the last snapshot's picture, and the PNG's size in bytes. */
+  snapshot: { caption: string[]; bytes: number } | null;
 }
 
 export function emptyProbe(): ViewerProbe {
@@ -54,6 +68,14 @@ export function emptyProbe(): ViewerProbe {
     lastKlvPts90kHz: null,
     trackPointCount: 0,
     frameCentrePointCount: 0,
+    footprintCorners: 0,
+    lineOfSight: false,
     closed: null,
+    paused: true,
+    lastStep: null,
+    frameDurationS: 0,
+    telemetryRows: 0,
+    telemetryCursorS: null,
+    snapshot: null,
   };
 }

@@ -1,5 +1,7 @@
 /** The check page's keys (check-shortcuts.tsx) and the violation each step selects. */
-export const CHECK_SHORTCUTS: ReadonlyArray<{ keys: string; does: string }> = [
+import type { Shortcut } from '../../shared/shortcut.js';
+
+export const CHECK_SHORTCUTS: ReadonlyArray<Shortcut> = [
   { keys: 'n  or  ]', does: 'next violation' },
   { keys: 'p  or  [', does: 'previous violation' },
   { keys: 'Space', does: 'play or pause the recording' },

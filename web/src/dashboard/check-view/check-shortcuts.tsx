@@ -6,11 +6,8 @@
  * browser's.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { CHECK_SHORTCUTS, steppedViolation } from './check-shortcut-keys.js';
-
-function isTyping(target: EventTarget | null): boolean {
-  return target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
-}
+import { isTypingInto } from '../../shared/shortcut-help.js';
+import { steppedViolation } from './check-shortcut-keys.js';
 
 /** Listens for the keys while the page is shown; whether the help is open. */
 export function useCheckShortcuts(violationRows: Int32Array, selectedRow: number | null, select: (row: number) => void): { helpOpen: boolean; closeHelp: () => void } {
@@ -21,7 +18,7 @@ export function useCheckShortcuts(violationRows: Int32Array, selectedRow: number
   latestRow.current = selectedRow;
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (isTyping(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;
+      if (isTypingInto(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;
       const step = event.key === 'n' || event.key === ']' ? 1 : event.key === 'p' || event.key === '[' ? -1 : 0;
       if (step !== 0) {
         const row = steppedViolation(violationRows, latestRow.current, step);
@@ -43,27 +40,4 @@ export function useCheckShortcuts(violationRows: Int32Array, selectedRow: number
     return () => window.removeEventListener('keydown', onKey);
   }, [violationRows, select]);
   return { helpOpen, closeHelp: () => setHelpOpen(false) };
-}
-
-export function ShortcutHelp({ onClose }: { onClose: () => void }) {
-  return (
-    <section class="shortcut-help" aria-label="Keyboard shortcuts">
-      <h2>Keys</h2>
-      <table class="data">
-        <tbody>
-          {CHECK_SHORTCUTS.map((shortcut) => (
-            <tr class="shortcut">
-              <td>
-                <kbd>{shortcut.keys}</kbd>
-              </td>
-              <td>{shortcut.does}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <button type="button" class="close-help" onClick={onClose}>
-        Close
-      </button>
-    </section>
-  );
 }

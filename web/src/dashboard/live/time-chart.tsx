@@ -5,7 +5,7 @@
  * go in with setData, which keeps the zoom the user chose.
  */
 import uPlot from 'uplot';
-import { fitPlotToContainer } from '../plot-fits-container.js';
+import { fitPlotToContainer } from '../../shared/plot-fits-container.js';
 import 'uplot/dist/uPlot.min.css';
 import { useEffect, useRef } from 'preact/hooks';
 import { formatClockTime } from './clock-time.js';

@@ -16,7 +16,9 @@ import { formatPointValue } from '../check-view/point-value-format.js';
 import { CheckPlot } from '../check-view/check-plot.js';
 import { emptyCheckViewProbe, type CheckViewProbe } from '../check-view/check-view-probe.js';
 import { ViolationList } from '../check-view/violation-list.js';
-import { ShortcutHelp, useCheckShortcuts } from '../check-view/check-shortcuts.js';
+import { ShortcutHelp } from '../../shared/shortcut-help.js';
+import { CHECK_SHORTCUTS } from '../check-view/check-shortcut-keys.js';
+import { useCheckShortcuts } from '../check-view/check-shortcuts.js';
 import { routeHash, type DashboardRoute } from '../dashboard-route.js';
 import { ErrorNotice } from '../error-notice.js';
 import type { PageProps } from '../page-props.js';
@@ -116,7 +118,7 @@ function LoadedCheck({ api, filePath, detail, atS }: { api: PageProps['api']; fi
         {detail.status === 'failed' && <p class="error">The check failed: {detail.error?.message}. Its points stop there.</p>}
         <span class="check-keys-hint"> Keys: n / p next and previous violation, Space play, ? all keys.</span>
       </section>
-      {helpOpen && <ShortcutHelp onClose={closeHelp} />}
+      {helpOpen && <ShortcutHelp shortcuts={CHECK_SHORTCUTS} onClose={closeHelp} />}
       <CheckPlot
         columns={columns}
         limits={limits}

@@ -6,7 +6,7 @@
  * stream) are scaled to, with the band said at the edge. The band is shaded.
  */
 import uPlot from 'uplot';
-import { fitPlotToContainer } from '../plot-fits-container.js';
+import { fitPlotToContainer } from '../../shared/plot-fits-container.js';
 import 'uplot/dist/uPlot.min.css';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { axisTickLabels, plotYRange } from '../check-view/plot-y-range.js';

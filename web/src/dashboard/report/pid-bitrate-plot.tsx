@@ -6,7 +6,7 @@
  * the one drawn before.
  */
 import uPlot from 'uplot';
-import { fitPlotToContainer } from '../plot-fits-container.js';
+import { fitPlotToContainer } from '../../shared/plot-fits-container.js';
 import 'uplot/dist/uPlot.min.css';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { formatBitrate } from '../../shared/bitrate-format.js';
