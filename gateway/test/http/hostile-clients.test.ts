@@ -6,7 +6,6 @@
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -14,28 +13,10 @@ import { until } from '../../../test-support/until.js';
 import type { ConnectionLimits } from '../../src/http/connection-limits.js';
 import { startRelayServer, type RunningRelayServer } from '../../src/relay/start-relay-server.js';
 import { startStreamingServer, type RunningStreamingServer } from '../../src/streaming/start-streaming-server.js';
+import { rawHttpClient } from '../../../test-support/raw-http-client.js';
 
 const LIMITS: Partial<ConnectionLimits> = { headersTimeoutMs: 1_000, requestTimeoutMs: 2_000, checkIntervalMs: 100, maxConnections: 40, maxHeaderBytes: 8 * 1024 };
 const KEY = 'hostile-key-0123456789abcdef';
-
-/** A raw connection that keeps what the server answers. */
-interface RawClient {
-  socket: Socket;
-  received: () => string;
-  closed: () => boolean;
-}
-
-function rawClient(port: number): Promise<RawClient> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    let closed = false;
-    const socket = connect({ host: '127.0.0.1', port }, () => resolve({ socket, received: () => text, closed: () => closed }));
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (text += chunk));
-    socket.on('close', () => (closed = true));
-    socket.on('error', (error) => (closed ? undefined : reject(error)));
-  });
-}
 
 /** The status line's code and the JSON error body's code of a raw answer. */
 function answerOf(raw: string): { status: number; code: string | undefined } {
@@ -69,7 +50,7 @@ describe('a service under hostile clients', function () {
   const health = async (): Promise<number> => (await fetch(`${relay.url}/api/health`)).status;
 
   it('answers others while 30 clients send their headers a byte at a time, and ends those with 408 ERR_REQUEST_TIMEOUT past the headers timeout', async () => {
-    const slow = await Promise.all(Array.from({ length: 30 }, () => rawClient(port)));
+    const slow = await Promise.all(Array.from({ length: 30 }, () => rawHttpClient(port)));
     const request = 'GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ' + 'x'.repeat(200);
     let sent = 0;
     // A byte every 50 ms to each: the headers would take 10 s, ten times the timeout.
@@ -88,7 +69,7 @@ describe('a service under hostile clients', function () {
   });
 
   it('ends an upload sent a byte at a time with 408 past the request timeout', async () => {
-    const client = await rawClient(port);
+    const client = await rawHttpClient(port);
     client.socket.write(`POST /api/platforms HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`);
     const drip = setInterval(() => !client.closed() && client.socket.write(' '), 100);
     try {
@@ -100,15 +81,15 @@ describe('a service under hostile clients', function () {
   });
 
   it('refuses headers larger than its bound with 431 ERR_HEADERS_TOO_LARGE', async () => {
-    const client = await rawClient(port);
+    const client = await rawHttpClient(port);
     client.socket.write(`GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Huge: ${'h'.repeat(16 * 1024)}\r\n\r\n`);
     await until('the answer', 10_000, () => client.closed());
     expect(answerOf(client.received())).to.deep.equal({ status: 431, code: 'ERR_HEADERS_TOO_LARGE' });
   });
 
   it('answers a connection past its cap with 503 ERR_TOO_MANY_CONNECTIONS, serves those open, and takes new ones once they close', async () => {
-    const held = await Promise.all(Array.from({ length: 40 }, () => rawClient(port)));
-    const extra = await rawClient(port);
+    const held = await Promise.all(Array.from({ length: 40 }, () => rawHttpClient(port)));
+    const extra = await rawHttpClient(port);
     await until('the refusal', 10_000, () => extra.closed());
     expect(answerOf(extra.received())).to.deep.equal({ status: 503, code: 'ERR_TOO_MANY_CONNECTIONS' });
     // A connection already open is still served.

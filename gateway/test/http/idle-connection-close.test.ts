@@ -13,35 +13,15 @@
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { until } from '../../../test-support/until.js';
 import { startStreamingServer, type RunningStreamingServer } from '../../src/streaming/start-streaming-server.js';
+import { rawHttpClient } from '../../../test-support/raw-http-client.js';
 
 const KEEP_ALIVE_MS = 300;
 /** Node keeps an idle socket a second past the bound it advertises (its HTTP_SERVER_KEEP_ALIVE_TIMEOUT_BUFFER). */
 const NODE_KEEP_ALIVE_BUFFER_MS = 1_000;
-
-interface KeptAliveClient {
-  socket: Socket;
-  received: () => string;
-  closed: () => boolean;
-}
-
-function keptAliveClient(port: number): Promise<KeptAliveClient> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    let closed = false;
-    const socket = connect({ host: '127.0.0.1', port }, () => resolve({ socket, received: () => text, closed: () => closed }));
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (text += chunk));
-    socket.on('close', () => (closed = true));
-    // A reset is what the test looks for: it shows as the connection closed without an answer.
-    socket.on('error', () => undefined);
-    socket.once('error', (error) => (text === '' ? reject(error) : undefined));
-  });
-}
 
 const GET_RECORDER_STATE = 'GET /recorderState HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n';
 
@@ -73,7 +53,7 @@ describe('an idle kept-alive connection', function () {
   });
 
   it('answers a request that arrived while the event loop was busy past the keep-alive bound', async () => {
-    const client = await keptAliveClient(port);
+    const client = await rawHttpClient(port);
     client.socket.write(GET_RECORDER_STATE);
     await until('the first answer', 10_000, () => answers(client.received()) === 1);
     blockEventLoop(KEEP_ALIVE_MS + NODE_KEEP_ALIVE_BUFFER_MS + 500);
@@ -85,7 +65,7 @@ describe('an idle kept-alive connection', function () {
   });
 
   it('is still closed once idle past the bound', async () => {
-    const client = await keptAliveClient(port);
+    const client = await rawHttpClient(port);
     client.socket.write(GET_RECORDER_STATE);
     await until('the answer', 10_000, () => answers(client.received()) === 1);
     const answered = Date.now();
