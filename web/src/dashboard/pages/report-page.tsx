@@ -20,6 +20,7 @@ import { loadReport, type FileReport } from '../report/report-api.js';
 import { TimingPlotsPanel } from '../report/timing-plots-panel.js';
 import { TopViolationsPanel } from '../report/top-violations-panel.js';
 import { VideoDetailsPanel } from '../report/video-details-panel.js';
+import { RawDatasetsPanel } from '../report/raw-datasets-panel.js';
 import { ViolationTimeline } from '../report/violation-timeline.js';
 import { useApiData } from '../use-api-data.js';
 
@@ -78,6 +79,7 @@ function ReportView({ api, report, filePath, navigate }: { api: PageProps['api']
       <PsiTreePanel inventory={report.inventory} filePath={filePath} />
       <KlvSummaryPanel klv={report.klv} filePath={filePath} />
       <TopViolationsPanel report={report} filePath={filePath} />
+      <RawDatasetsPanel api={api} runId={report.runId} />
     </>
   );
 }
