@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findFfmpeg } from '@klvscope/adapters';
-import { generateTransportStream } from '@klvscope/core';
+import { generateTransportStream, parseFaultSpec } from '@klvscope/core';
 
 export type ClipCodec = 'h264' | 'mpeg2' | 'hevc';
 
@@ -30,6 +30,8 @@ export interface ClipOptions {
   bFrames?: number;
   /** ST 0601 KLV at 25 Hz muxed beside the video; default false. */
   klv?: boolean;
+  /** Faults of core's generator in that KLV (`klv-missing-version@0.2`); default none. */
+  klvFaults?: string[];
 }
 
 function encoderArguments(codec: ClipCodec, bFrames: number): string[] {
@@ -60,7 +62,8 @@ export function makeClip(ffmpeg: string, dir: string, name: string, options: Cli
     return path;
   }
   const klv = join(dir, `${name}.klv.ts`);
-  writeFileSync(klv, generateTransportStream({ durationSeconds: seconds, bitrate: 300_000, videoFrameRate: rate, klv: { rateHz: rate } }).bytes);
+  const faults = (options.klvFaults ?? []).map((spec) => parseFaultSpec(spec));
+  writeFileSync(klv, generateTransportStream({ durationSeconds: seconds, bitrate: 300_000, videoFrameRate: rate, klv: { rateHz: rate }, faults }).bytes);
   run(ffmpeg, ['-i', video, '-i', klv, '-map', '0:v', '-map', '1:d', '-c', 'copy', '-f', 'mpegts', path]);
   return path;
 }
