@@ -9,22 +9,14 @@ import { expect } from 'chai';
 import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { RAW_DATASET_NAMES } from '@klvscope/core/store';
 import { saveScreenshot } from '../../test-support/chromium.js';
 import { arrowStreamAsParquet, duckdbRows, sqlPath } from '../../test-support/duckdb-files.js';
 import { openSignedIn } from './dashboard-page-driver.js';
 import { dashboardSuite } from './dashboard-suite.js';
 
-const DATASETS = [
-  'mpegts/pid-stats',
-  'mpegts/pcr-values',
-  'mpegts/table-positions',
-  'mpegts/pes-timestamps',
-  'mpegts/discontinuity-indicators',
-  'mpegts/errors',
-  'klv/packets',
-  'klv/metadata-packets',
-  'klv/fields',
-];
+/** Every raw dataset, in the order the panel lists them. */
+const DATASETS = [...RAW_DATASET_NAMES];
 
 /** Clicks the dataset's button for `format`; the saved file's name and path. */
 async function saved(page: Page, dataset: string, format: string): Promise<{ name: string; path: string }> {

@@ -6,17 +6,14 @@
  * moving across the loop's wraps.
  */
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { findFfmpeg } from '@klvscope/adapters';
 import { startStreamingServer } from '@klvscope/gateway';
-import { buildWeb } from '@klvscope/web/build';
-import { chromiumUnavailableReason, launchChromium, saveScreenshot, type ChromiumSession } from '../../test-support/chromium.js';
+import { saveScreenshot } from '../../test-support/chromium.js';
 import { childProcessesNamed } from '../../test-support/child-processes.js';
 import { makeClip } from '../../test-support/ffmpeg-clips.js';
 import { readProbe, readVideo } from './viewer-page-driver.js';
+import { viewerClipSuite } from './viewer-clip-suite.js';
 
 const VARIANTS = [
   { pixelFormat: 'gbrp', klv: true },
@@ -28,31 +25,14 @@ const VARIANTS = [
 
 describe('the stream viewer in Chromium on looped 1 s HEVC clips, transcoded', function () {
   this.timeout(180_000);
-  let chromium: ChromiumSession | null = null;
-  let dir: string | null = null;
-
-  before(async function () {
-    const reason = chromiumUnavailableReason() ?? (findFfmpeg() === null ? 'no ffmpeg on the PATH (apt-get install ffmpeg)' : null);
-    if (reason !== null) {
-      console.log(`      skipped: ${reason}`);
-      this.skip();
-    }
-    await buildWeb();
-    dir = await mkdtemp(join(tmpdir(), 'klvscope-viewer-hevc-'));
-    chromium = await launchChromium({ viewport: { width: 1280, height: 900 } });
-  });
-
-  after(async () => {
-    await chromium?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  const suite = viewerClipSuite('klvscope-viewer-hevc-');
 
   for (const { pixelFormat, klv } of VARIANTS) {
     it(`keeps the picture of a ${pixelFormat} clip ${klv ? 'with' : 'without'} KLV moving past three wraps, with no notice`, async () => {
       const name = `hevc-${pixelFormat}-${klv ? 'klv' : 'no-klv'}`;
-      const clip = makeClip(findFfmpeg() as string, dir as string, name, { codec: 'hevc', pixelFormat, seconds: 1, klv });
-      const server = await startStreamingServer({ dataDir: join(dir as string, `${name}-data`), port: 0, env: {}, config: { source: pathToFileURL(clip).href } });
-      const page = await chromium!.newPage();
+      const clip = makeClip(suite.ffmpeg, suite.dir, name, { codec: 'hevc', pixelFormat, seconds: 1, klv });
+      const server = await startStreamingServer({ dataDir: join(suite.dir, `${name}-data`), port: 0, env: {}, config: { source: pathToFileURL(clip).href } });
+      const page = await suite.chromium.newPage();
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(error.message));
       try {
@@ -80,9 +60,9 @@ describe('the stream viewer in Chromium on looped 1 s HEVC clips, transcoded', f
   }
 
   it('shows over the picture that the transcoder stalled, and takes the notice away when it sends again', async () => {
-    const clip = makeClip(findFfmpeg() as string, dir as string, 'hevc-stall', { codec: 'hevc', pixelFormat: 'gbrp', seconds: 2, klv: true });
-    const server = await startStreamingServer({ dataDir: join(dir as string, 'stall-data'), port: 0, env: {}, config: { source: pathToFileURL(clip).href, transcoderStallMs: 1_000 } });
-    const page = await chromium!.newPage();
+    const clip = makeClip(suite.ffmpeg, suite.dir, 'hevc-stall', { codec: 'hevc', pixelFormat: 'gbrp', seconds: 2, klv: true });
+    const server = await startStreamingServer({ dataDir: join(suite.dir, 'stall-data'), port: 0, env: {}, config: { source: pathToFileURL(clip).href, transcoderStallMs: 1_000 } });
+    const page = await suite.chromium.newPage();
     let stopped: number | null = null;
     try {
       await page.goto(`${server.url}/`);

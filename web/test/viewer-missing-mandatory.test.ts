@@ -6,44 +6,24 @@
  * says all are present for the packets that have them.
  */
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { findFfmpeg } from '@klvscope/adapters';
 import { startStreamingServer } from '@klvscope/gateway';
-import { buildWeb } from '@klvscope/web/build';
-import { chromiumUnavailableReason, launchChromium, saveScreenshot, type ChromiumSession } from '../../test-support/chromium.js';
+import { saveScreenshot } from '../../test-support/chromium.js';
 import { makeClip } from '../../test-support/ffmpeg-clips.js';
+import { viewerClipSuite } from './viewer-clip-suite.js';
 
 const MANDATORY = '.klv-panel [data-field="mandatory"]';
 
 describe('the stream viewer in Chromium: a missing mandatory ST 0601 item', function () {
   this.timeout(120_000);
-  let chromium: ChromiumSession | null = null;
-  let dir: string | null = null;
-
-  before(async function () {
-    const reason = chromiumUnavailableReason() ?? (findFfmpeg() === null ? 'no ffmpeg on the PATH (apt-get install ffmpeg)' : null);
-    if (reason !== null) {
-      console.log(`      skipped: ${reason}`);
-      this.skip();
-    }
-    await buildWeb();
-    dir = await mkdtemp(join(tmpdir(), 'klvscope-viewer-mandatory-'));
-    chromium = await launchChromium({ viewport: { width: 1280, height: 900 } });
-  });
-
-  after(async () => {
-    await chromium?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  const suite = viewerClipSuite('klvscope-viewer-mandatory-');
 
   it('marks the packets without item 65 in red, naming it, and the others as complete', async () => {
     const faults = Array.from({ length: 15 }, (_, i) => `klv-missing-version@${(0.1 + i * 0.2).toFixed(1)}`);
-    const clip = makeClip(findFfmpeg() as string, dir as string, 'missing-65', { codec: 'h264', seconds: 3, klv: true, klvFaults: faults });
-    const server = await startStreamingServer({ dataDir: join(dir as string, 'data'), port: 0, env: {}, config: { source: pathToFileURL(clip).href } });
-    const page = await chromium!.newPage();
+    const clip = makeClip(suite.ffmpeg, suite.dir, 'missing-65', { codec: 'h264', seconds: 3, klv: true, klvFaults: faults });
+    const server = await startStreamingServer({ dataDir: join(suite.dir, 'data'), port: 0, env: {}, config: { source: pathToFileURL(clip).href } });
+    const page = await suite.chromium.newPage();
     try {
       await page.goto(`${server.url}/`);
       // Read in the page the moment the mark shows: the panel follows the frames, and the next packet has item 65.
