@@ -55,7 +55,7 @@ export function FolderVerdicts({ api, folder, files }: { api: ApiClient; folder:
       update(index, { state: 'inspecting' });
       setPercent(null);
       try {
-        await runInspectionJob(api, path, setPercent, stopped);
+        await runInspectionJob(api, path, (_job, percent) => setPercent(percent), stopped);
         const report = await loadReport(api, path);
         if (report === null) throw new Error('the inspection left no report');
         update(index, {

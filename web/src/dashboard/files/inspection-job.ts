@@ -64,58 +64,58 @@ export function useInspectionJob(api: ApiClient, onCompleted: (filePath: string)
     (filePath: string) => {
       const mine = ++generation.current;
       const current = () => mine === generation.current;
-      const fail = (error: unknown, job?: JobView) => {
-        if (!current()) return;
-        const reason = error instanceof Error ? error : new Error(String(error));
-        // Rethrown unhandled on purpose, as useApiData does: the dashboard's gate listens for a refused key.
-        if (isAuthError(reason)) void Promise.reject(reason);
-        setInspection({ state: 'failed', filePath, error: reason, job, percent: shown });
+      let last: { job: JobView; percent: number | null } | null = null;
+      setInspection({ state: 'starting', filePath });
+      const following = (job: JobView, percent: number | null) => {
+        last = { job, percent };
+        if (current()) setInspection({ state: 'running', filePath, job, percent });
       };
-      let shown: number | null = null;
-      const follow = (job: JobView) => {
-        if (!current()) return;
-        shown = jobPercent(job, shown);
-        if (job.status === 'completed') {
+      runInspectionJob(api, filePath, following, () => !current()).then(
+        (job) => {
+          if (!current()) return;
           setInspection({ state: 'completed', filePath, job, percent: 100 });
           completed.current(filePath);
-        } else if (job.status === 'failed' || job.status === 'cancelled') {
-          const error = job.error ?? { code: 'ERR_JOB_CANCELLED', message: 'the job was cancelled' };
-          fail(new ApiError(422, error.code, error.message), job);
-        } else {
-          setInspection({ state: 'running', filePath, job, percent: shown });
-          setTimeout(() => {
-            if (current()) api.get<JobView>(`/process/file/jobs/${encodeURIComponent(job.id)}`).then(follow, (error: unknown) => fail(error, job));
-          }, JOB_POLL_MS);
-        }
-      };
-      setInspection({ state: 'starting', filePath });
-      api.post<JobView>('/process/file/jobs', { filePath }).then(follow, fail);
+        },
+        (error: unknown) => {
+          if (!current()) return;
+          const reason = error instanceof Error ? error : new Error(String(error));
+          // Rethrown unhandled on purpose, as useApiData does: the dashboard's gate listens for a refused key.
+          if (isAuthError(reason)) void Promise.reject(reason);
+          setInspection({ state: 'failed', filePath, error: reason, job: error instanceof JobFailure ? error.job : last?.job, percent: last?.percent ?? null });
+        },
+      );
     },
     [api],
   );
   return { inspection, start };
 }
 
+/** A job that ended failed or cancelled: its error, and the job as last read. */
+export class JobFailure extends ApiError {
+  constructor(readonly job: JobView) {
+    const error = job.error ?? { code: 'ERR_JOB_CANCELLED', message: 'the job was cancelled' };
+    super(422, error.code, error.message);
+  }
+}
+
 /**
- * One process job to its end, as a promise (the folder's verdict list runs
- * them one after the other): `onProgress` hears the bar's value while it
- * runs; `stopped()` true stops the polling (the job runs on, its result is
- * cached). Resolves with the completed job; rejects with the job's error.
+ * One process job to its end, as a promise (the files page's Inspect and the
+ * folder's verdict list, one after the other): `onProgress` hears the job and
+ * the bar's value at each reading while it runs; `stopped()` true stops the
+ * polling (the job runs on, its result is cached). Resolves with the
+ * completed job; rejects with a JobFailure, or the request's error.
  */
-export async function runInspectionJob(api: ApiClient, filePath: string, onProgress: (percent: number | null) => void, stopped: () => boolean): Promise<JobView> {
+export async function runInspectionJob(api: ApiClient, filePath: string, onProgress: (job: JobView, percent: number | null) => void, stopped: () => boolean): Promise<JobView> {
   let job = await api.post<JobView>('/process/file/jobs', { filePath });
   let shown: number | null = null;
   while (job.status === 'queued' || job.status === 'running') {
     shown = jobPercent(job, shown);
-    onProgress(shown);
+    onProgress(job, shown);
     await new Promise((resolve) => setTimeout(resolve, JOB_POLL_MS));
     if (stopped()) throw new ApiError(0, 'ERR_JOB_CANCELLED', 'the page stopped following the job');
     job = await api.get<JobView>(`/process/file/jobs/${encodeURIComponent(job.id)}`);
   }
-  if (job.status !== 'completed') {
-    const error = job.error ?? { code: 'ERR_JOB_CANCELLED', message: 'the job was cancelled' };
-    throw new ApiError(422, error.code, error.message);
-  }
-  onProgress(100);
+  if (job.status !== 'completed') throw new JobFailure(job);
+  onProgress(job, 100);
   return job;
 }
