@@ -9,14 +9,16 @@
  * Each later pass is shifted in time by the length of the pass before it,
  * applied to every PCR, PTS and DTS; each PID's continuity counter carries
  * on from the last packet sent; and the ST 0601 time stamp of a KLV packet
- * moves by the same time, its checksum (item 1) made again. The first pass
+ * moves by the same time, its checksum (item 1) by as much. The first pass
  * goes out untouched. One implementation for `klvscope replay --loop` and
  * the streaming module's looped file source (paced-ts-source.ts).
  *
  * A pass lasts from its first frame's decoding time to one frame after its
  * last (the PES of the PCR PID: DTS, else PTS), which is what a player
- * counts; only a stream whose PCR PID has no time-stamped PES falls back to
- * first PCR to last PCR plus the last PCR interval. The PCR measure is
+ * counts; a stream whose PCR PID has no time-stamped PES, or whose last PCR
+ * comes after its last frame's end, falls back to its PCRs (a PCR must never
+ * go back): first PCR to last, carried on over the packets across the wrap at
+ * the pass's own rate. The PCR measure is
  * wrong whenever the PCR is not on every frame: ffmpeg puts one on every
  * other frame of a 25 fps clip (80 ms apart), so a 25-frame pass spans
  * 960 ms of PCR plus an 80 ms last interval, 1,040 ms, where its frames
@@ -31,13 +33,17 @@ const MAX_HELD_PES_BYTES = 16 * 1024;
 
 export class LoopContinuity {
   private pass = 0;
-  /** Added to every PCR of this pass, 27 MHz, a multiple of 300 (whole 90 kHz ticks, so PTS move by the same time exactly). */
+  /** Added to every PCR of this pass, 27 MHz: a multiple of 300 (whole 90 kHz ticks) when passes are measured by their frames, so PTS move by exactly as much then. */
   private shift27MHz = 0;
   private pcrPid = -1;
   /** The first and last PCR of this pass as read from the file, and the interval before the last. */
   private firstPcr27MHz = NaN;
   private lastPcr27MHz = NaN;
   private lastStep27MHz = NaN;
+  /** Packets of this pass so far, and the packet numbers (in the pass) of its first and last PCR. */
+  private packetsInPass = 0;
+  private firstPcrPacket = -1;
+  private lastPcrPacket = -1;
   /** The decoding times (DTS, else PTS) of the PCR PID's PES in this pass as read from the file: first, last, and the step before the last (a frame). */
   private firstDts90kHz = NaN;
   private lastDts90kHz = NaN;
@@ -73,7 +79,7 @@ export class LoopContinuity {
   /** The file starts again: the next pass comes one pass length later. */
   startPass(): void {
     const length27MHz = this.passLength27MHz();
-    if (length27MHz !== null) this.shift27MHz = Math.round((this.shift27MHz + length27MHz) / 300) * 300;
+    if (length27MHz !== null) this.shift27MHz += Math.round(length27MHz);
     this.endPass();
     this.pass++;
     this.firstPcr27MHz = NaN;
@@ -81,16 +87,32 @@ export class LoopContinuity {
     this.firstDts90kHz = NaN;
     this.lastDts90kHz = NaN;
     this.lastDtsStep90kHz = NaN;
+    this.packetsInPass = 0;
+    this.firstPcrPacket = -1;
+    this.lastPcrPacket = -1;
     this.counterShiftSet.fill(0);
   }
 
-  /** The pass just read: by its frames when the PCR PID's PES carry time stamps, else by its PCRs; null without either. */
+  /**
+   * The pass just read: by its frames when the PCR PID's PES carry time stamps, else by its PCRs; null
+   * without either. By its PCRs too when its PCRs outlast its frames (a file cut inside its last frame, or
+   * a generated one with a PCR past the last frame's end): by its frames, the next pass's first PCR would
+   * come before this pass's last, a PCR going back at every wrap.
+   */
   private passLength27MHz(): number | null {
+    const pcrSpan27MHz = Number.isNaN(this.firstPcr27MHz) || Number.isNaN(this.lastPcr27MHz) ? null : pcrDelta27MHz(this.firstPcr27MHz, this.lastPcr27MHz);
     if (!Number.isNaN(this.lastDtsStep90kHz) && this.lastDtsStep90kHz > 0) {
-      return (((this.lastDts90kHz - this.firstDts90kHz + PTS_MODULUS) % PTS_MODULUS) + this.lastDtsStep90kHz) * 300;
+      const byFrames27MHz = (((this.lastDts90kHz - this.firstDts90kHz + PTS_MODULUS) % PTS_MODULUS) + this.lastDtsStep90kHz) * 300;
+      if (pcrSpan27MHz === null || byFrames27MHz > pcrSpan27MHz) return byFrames27MHz;
     }
-    if (Number.isNaN(this.firstPcr27MHz) || Number.isNaN(this.lastPcr27MHz)) return null;
-    return pcrDelta27MHz(this.firstPcr27MHz, this.lastPcr27MHz) + (Number.isNaN(this.lastStep27MHz) ? 0 : this.lastStep27MHz);
+    if (pcrSpan27MHz === null) return null;
+    // The PCR ramp carried on over the packets after the last PCR and before the first, at the pass's own rate
+    // (ISO 13818-1 2.4.2.2: a byte's time is interpolated between PCRs), so the wrap's PCR is where a
+    // constant-rate stream would put it; with a single PCR, its last interval.
+    const packetsBetween = this.lastPcrPacket - this.firstPcrPacket;
+    if (packetsBetween <= 0) return pcrSpan27MHz + (Number.isNaN(this.lastStep27MHz) ? 0 : this.lastStep27MHz);
+    const packetsAcrossWrap = this.packetsInPass - this.lastPcrPacket + this.firstPcrPacket;
+    return pcrSpan27MHz + Math.round((packetsAcrossWrap * pcrSpan27MHz) / packetsBetween);
   }
 
   private decodingTime(dts90kHz: number): void {
@@ -101,6 +123,7 @@ export class LoopContinuity {
 
   /** Rewrites the 188-byte packet at `pos` in place (the packets of the first pass stay as they are). */
   rewrite(bytes: Uint8Array, pos: number): void {
+    this.packetsInPass++;
     const pid = ((bytes[pos + 1] & 0x1f) << 8) | bytes[pos + 2];
     if (pid === NULL_PID) return;
     const control = (bytes[pos + 3] >>> 4) & 0x03;
@@ -124,9 +147,12 @@ export class LoopContinuity {
     if (this.pcrPid < 0) this.pcrPid = pid;
     const pcr27MHz = readPcr27MHz(bytes, at);
     if (pid === this.pcrPid) {
-      if (Number.isNaN(this.firstPcr27MHz)) this.firstPcr27MHz = pcr27MHz;
-      else this.lastStep27MHz = pcrDelta27MHz(this.lastPcr27MHz, pcr27MHz);
+      if (Number.isNaN(this.firstPcr27MHz)) {
+        this.firstPcr27MHz = pcr27MHz;
+        this.firstPcrPacket = this.packetsInPass - 1;
+      } else this.lastStep27MHz = pcrDelta27MHz(this.lastPcr27MHz, pcr27MHz);
       this.lastPcr27MHz = pcr27MHz;
+      this.lastPcrPacket = this.packetsInPass - 1;
     }
     if (this.pass > 0) writePcr(bytes, at, (pcr27MHz + this.shift27MHz) % PCR_MODULUS);
   }
@@ -153,7 +179,8 @@ export class LoopContinuity {
     const flags = bytes[at + 7] >>> 6;
     if (pid === this.pcrPid && flags >= 2 && end - at >= 19) this.decodingTime(readTimestamp90kHz(bytes, flags === 3 ? at + 14 : at + 9));
     if (this.pass === 0) return;
-    const shift90kHz = this.shift27MHz / 300;
+    // To the nearest 90 kHz tick: the PCR keeps its exact ramp (a PCR off its constant-rate line by more than 500 ns is a fault, ISO 13818-1 2.4.2.2), the PTS lose at most 5.6 us.
+    const shift90kHz = Math.round(this.shift27MHz / 300);
     if (flags >= 2 && end - at >= 14) writeTimestamp(bytes, at + 9, bytes[at + 9] >>> 4, (readTimestamp90kHz(bytes, at + 9) + shift90kHz) % PTS_MODULUS);
     if (flags === 3 && end - at >= 19) writeTimestamp(bytes, at + 14, bytes[at + 14] >>> 4, (readTimestamp90kHz(bytes, at + 14) + shift90kHz) % PTS_MODULUS);
     const payloadAt = at + 9 + bytes[at + 8];

@@ -1,11 +1,14 @@
 /**
  * Moves the time of MISB ST 0601 packets: item 2 (Precision Time Stamp,
  * microseconds since 1970, 8 bytes) of every ST 0601 local set in a PES
- * payload is shifted, and item 1 (the checksum, ST 0601 section 6.3) made
- * again over the changed bytes. The payload may lie in several ranges (the
- * TS packets it came in): it is gathered, changed, and scattered back.
+ * payload is shifted, and item 1 (the checksum, ST 0601 section 6.3) moved
+ * by exactly what the changed bytes add to the sum: a valid checksum stays
+ * valid, and a wrong one stays wrong by as much as in the file (a replayed
+ * fault recurs on every pass of a loop, not only on the first). The payload
+ * may lie in several ranges (the TS packets it came in): it is gathered,
+ * changed, and scattered back.
  */
-import { isSt0601Key, readBerLength, st0601Checksum } from '@klvscope/core';
+import { isSt0601Key, readBerLength } from '@klvscope/core';
 
 const KEY_BYTES = 16;
 const TIMESTAMP_TAG = 2;
@@ -47,6 +50,8 @@ export function shiftSt0601Timestamps(ranges: readonly PayloadRange[], shiftMicr
 
 function shiftLocalSet(bytes: Uint8Array, key: number, start: number, end: number, shiftMicros: number): boolean {
   let changed = false;
+  /** What the shifted time stamp changed in the checksum's running sum. */
+  let sumChange = 0;
   let item = start;
   while (item < end) {
     // ST 0601 tags 1 and 2 are one byte (BER-OID below 128).
@@ -56,14 +61,23 @@ function shiftLocalSet(bytes: Uint8Array, key: number, start: number, end: numbe
     const value = item + 1 + length.size;
     if (tag === TIMESTAMP_TAG && length.length === 8 && value + 8 <= end) {
       const view = new DataView(bytes.buffer, bytes.byteOffset + value, 8);
+      const before = sumOf(bytes, key, value, value + 8);
       view.setBigUint64(0, view.getBigUint64(0) + BigInt(Math.round(shiftMicros)));
+      sumChange += sumOf(bytes, key, value, value + 8) - before;
       changed = true;
     } else if (tag === CHECKSUM_TAG && length.length === 2 && value + 2 <= end && changed) {
-      const sum = st0601Checksum(bytes, key, value);
-      bytes[value] = sum >>> 8;
-      bytes[value + 1] = sum & 0xff;
+      const stored = ((bytes[value] << 8) | bytes[value + 1]) + sumChange;
+      bytes[value] = (stored >>> 8) & 0xff;
+      bytes[value + 1] = stored & 0xff;
     }
     item = value + length.length;
   }
   return changed;
+}
+
+/** What `bytes[from, to)` add to the ST 0601 running sum of the packet whose key starts at `key` (core's st0601Checksum: bytes at an even distance from the key in the high byte), unreduced. */
+function sumOf(bytes: Uint8Array, key: number, from: number, to: number): number {
+  let sum = 0;
+  for (let i = from; i < to; i++) sum += (i - key) % 2 === 0 ? bytes[i] << 8 : bytes[i];
+  return sum;
 }
