@@ -1,5 +1,7 @@
 // `npm run soak [-- --minutes 60 --sample-seconds 60 --out DIR]` (not in CI): issue 35's soak. All three
-// services in one `klvscope start` (from the TypeScript sources through tsx), inside a private network
+// services in one `klvscope start` as `npm start` runs it (the built command, gateway/bin/klvscope.cjs, with
+// --v8-pool-size=0; --sources runs gateway/src through tsx instead, whose compiler and source maps hold
+// about 60 MB more of RSS than the command a user runs), inside a private network
 // namespace made for the run (unshare --net: loopback only, 224.0.0.0/4 routed to it), under a mixed load
 // that keeps every long-lived path busy at once:
 //   - a live session on a multicast feed (--bitrate, default 20 Mb/s) with a fault injected every minute of
@@ -36,6 +38,7 @@ const INSIDE = 'KLVSCOPE_BENCH_PRIVATE_NETWORK';
 const { values } = parseArgs({
   options: {
     minutes: { type: 'string', default: '60' },
+    sources: { type: 'boolean', default: false },
     'sample-seconds': { type: 'string' },
     out: { type: 'string' },
     bitrate: { type: 'string', default: '20000000' },
@@ -102,7 +105,7 @@ writeFileSync(inspectedFile, generateTransportStream({ bitrate: 2_000_000, seed:
 const probeFile = join(work, 'memory.jsonl');
 const service = spawn(
   process.execPath,
-  ['--v8-pool-size=0', ...values['node-option'], '--import', join(here, 'memory-probe.mjs'), '--conditions=source', '--import', import.meta.resolve('tsx'), join(repo, 'gateway/src/cli/main.ts'), 'start', '--data-dir', dataDir, '--port', '0', '--stream-port', '0', '--relay-port', '0', '--recordings-keep-gb', values['recordings-keep-gb']],
+  ['--v8-pool-size=0', ...values['node-option'], '--import', join(here, 'memory-probe.mjs'), ...(values.sources ? ['--conditions=source', '--import', import.meta.resolve('tsx'), join(repo, 'gateway/src/cli/main.ts')] : [join(repo, 'gateway/bin/klvscope.cjs')]), 'start', '--data-dir', dataDir, '--port', '0', '--stream-port', '0', '--relay-port', '0', '--recordings-keep-gb', values['recordings-keep-gb']],
   {
     cwd: repo,
     stdio: ['ignore', 'pipe', 'inherit'],

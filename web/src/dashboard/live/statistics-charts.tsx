@@ -10,9 +10,9 @@ import { formatBitrate } from '../../shared/bitrate-format.js';
 import type { LiveStatistics } from './live-records.js';
 import { formatClockTime } from './clock-time.js';
 import { pidLabel } from './pid-label.js';
-import { TimeChart, type ChartSeries } from './time-chart.js';
+import { chartColumns } from './statistics-columns.js';
+import { TimeChart } from './time-chart.js';
 
-const PALETTE = ['#1f5f99', '#c0392b', '#2d7a3e', '#a66a00', '#7d3c98', '#117a8b', '#884ea0', '#5d6d7e'];
 
 export function StatisticsCharts({ readings, version }: { readings: readonly LiveStatistics[]; version: number }) {
   const charts = useMemo(() => chartColumns(readings), [readings, version]);
@@ -84,47 +84,4 @@ function LatestReading({ reading }: { reading: LiveStatistics }) {
       </tbody>
     </table>
   );
-}
-
-interface Chart {
-  series: ChartSeries[];
-  columns: number[][];
-}
-
-/** Columns of numbers per chart, straight from the readings (uPlot wants arrays, not objects per point). */
-export function chartColumns(readings: readonly LiveStatistics[]): { bitrate: Chart; packets: Chart; losses: Chart } {
-  const x = readings.map((reading) => reading.at / 1000);
-  const pids = [...new Set(readings.flatMap((reading) => reading.pids.map((pid) => pid.pid)))].sort((a, b) => a - b);
-  const bitrate: Chart = {
-    series: [{ label: 'all', colour: '#1d232a' }, ...pids.map((pid, index) => ({ label: pidLabel(pid), colour: PALETTE[index % PALETTE.length] }))],
-    columns: [
-      x,
-      readings.map((reading) => reading.bitsPerSecond / 1e6),
-      // A PID absent from a reading carried nothing that second.
-      ...pids.map((pid) => readings.map((reading) => (reading.pids.find((one) => one.pid === pid)?.bitsPerSecond ?? 0) / 1e6)),
-    ],
-  };
-  const packets: Chart = {
-    series: [
-      { label: 'TS packets', colour: PALETTE[0] },
-      { label: 'KLV packets', colour: PALETTE[1] },
-    ],
-    columns: [x, readings.map((reading) => reading.packetsPerSecond), readings.map((reading) => reading.klvPacketsPerSecond)],
-  };
-  const losses: Chart = {
-    series: [
-      { label: 'continuity errors', colour: PALETTE[1] },
-      { label: 'dropped in klvscope', colour: PALETTE[3] },
-      { label: 'RTP missing', colour: PALETTE[4] },
-      { label: 'socket drops', colour: PALETTE[5] },
-    ],
-    columns: [
-      x,
-      readings.map((reading) => reading.continuityErrors),
-      readings.map((reading) => reading.losses.application),
-      readings.map((reading) => reading.losses.rtpPackets),
-      readings.map((reading) => reading.losses.socket),
-    ],
-  };
-  return { bitrate, packets, losses };
 }

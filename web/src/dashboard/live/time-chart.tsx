@@ -8,12 +8,8 @@ import uPlot from 'uplot';
 import { fitPlotToContainer } from '../../shared/plot-fits-container.js';
 import 'uplot/dist/uPlot.min.css';
 import { useEffect, useRef } from 'preact/hooks';
+import type { ChartSeries } from './chart-series.js';
 import { formatClockTime } from './clock-time.js';
-
-export interface ChartSeries {
-  label: string;
-  colour: string;
-}
 
 export interface TimeChartProps {
   title: string;
