@@ -38,17 +38,17 @@ const IMAGERY_UNDER_AIRCRAFT = `(() => {
 async function graticuleLabelContrasts(page: Page): Promise<{ cut: string[]; contrasts: Array<{ text: string; contrast: number }> }> {
   // Screenshots clip the viewport: the whole map in it first.
   await page.locator('.track-map .map').scrollIntoViewIfNeeded();
-  const boxes = await page.evaluate(`(() => {
+  const boxes = await page.evaluate<Array<{ text: string; x: number; y: number; width: number; height: number; inside: boolean }>>(`(() => {
     const map = document.querySelector('.track-map .map').getBoundingClientRect();
     return [...document.querySelectorAll('.track-map .graticule-label span')].map((span) => {
       const r = span.getBoundingClientRect();
       return { text: span.textContent, x: r.left, y: r.top, width: r.width, height: r.height, inside: r.left >= map.left && r.right <= map.right && r.top >= map.top && r.bottom <= map.bottom };
     });
-  })()`) as Array<{ text: string; x: number; y: number; width: number; height: number; inside: boolean }>;
+  })()`);
   const contrasts: Array<{ text: string; contrast: number }> = [];
   for (const box of boxes.filter((label) => label.inside)) {
     const png = (await page.screenshot({ clip: { x: box.x, y: box.y, width: box.width, height: box.height } })).toString('base64');
-    const contrast = await page.evaluate(`(async () => {
+    const contrast = await page.evaluate<number>(`(async () => {
       const image = new Image();
       image.src = 'data:image/png;base64,${png}';
       await image.decode();
@@ -64,7 +64,7 @@ async function graticuleLabelContrasts(page: Page): Promise<{ cut: string[]; con
       const text = luminances[Math.floor(luminances.length * 0.05)];
       const ground = luminances[Math.floor(luminances.length / 2)];
       return (Math.max(text, ground) + 0.05) / (Math.min(text, ground) + 0.05);
-    })()`) as number;
+    })()`);
     contrasts.push({ text: box.text, contrast: Math.round(contrast * 10) / 10 });
   }
   return { cut: boxes.filter((label) => !label.inside).map((label) => label.text), contrasts };
