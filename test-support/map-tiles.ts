@@ -17,6 +17,12 @@ export const TILE_COLOURS: ReadonlyArray<readonly [number, number, number]> = [
   [112, 150, 88],
 ];
 
+/** A dark checkerboard (night imagery, deep water): where dark map text is lost. */
+export const DARK_TILE_COLOURS: ReadonlyArray<readonly [number, number, number]> = [
+  [22, 30, 40],
+  [40, 46, 34],
+];
+
 function chunk(type: string, data: Buffer): Buffer {
   const head = Buffer.alloc(8);
   head.writeUInt32BE(data.length, 0);
@@ -86,9 +92,9 @@ export function tileColour({ x, y }: TileAddress): readonly [number, number, num
   return TILE_COLOURS[(x + y) % 2];
 }
 
-/** Writes the area's tiles as FOLDER/Z/X/Y.png; returns how many. */
-export function writeTileFolder(folder: string, area: TileArea): TileAddress[] {
-  const pngs = TILE_COLOURS.map((colour) => tilePng(colour));
+/** Writes the area's tiles as FOLDER/Z/X/Y.png, in the checkerboard of `colours`; returns how many. */
+export function writeTileFolder(folder: string, area: TileArea, colours = TILE_COLOURS): TileAddress[] {
+  const pngs = colours.map((colour) => tilePng(colour));
   const tiles = tilesOver(area);
   for (const tile of tiles) {
     mkdirSync(join(folder, String(tile.z), String(tile.x)), { recursive: true });

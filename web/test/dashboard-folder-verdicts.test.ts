@@ -4,6 +4,8 @@
  * injected, each inspected in turn; the list shows each file's verdict and
  * counts as its report (REST) has them, the faulty one first, with progress
  * that only grows to the folder's count, and a row opens that file's report.
+ * The archive panel of the same page lists each file as its job ends, with
+ * no reload of the page.
  */
 import { expect } from 'chai';
 import { mkdirSync } from 'node:fs';
@@ -41,6 +43,9 @@ describe('the verdict of every recording of a folder (headless Chromium)', funct
     await page.click('tr.entry[data-kind="folder"] a.open-folder');
     await page.waitForSelector(`.folder[data-path="${folder}"] button.inspect-folder`);
     expect(await page.textContent('button.inspect-folder')).to.contain('(3)');
+    const archived = () => page.evaluate<string[]>(`[...document.querySelectorAll('tr.archive-entry')].map((row) => row.dataset.path).sort()`);
+    await page.waitForSelector('.archive .empty');
+    expect(await archived(), 'the archive before the verdicts').to.deep.equal([]);
     // Every "done" count the list shows, in order.
     await page.evaluate(`(() => {
       window.doneSeen = [];
@@ -56,6 +61,10 @@ describe('the verdict of every recording of a folder (headless Chromium)', funct
     await page.waitForFunction("document.querySelector('.folder-verdicts').dataset.done === '3'", undefined, { timeout: 90_000 });
     console.log(`      3 recordings inspected and listed in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
     expect(await page.evaluate('window.doneSeen')).to.deep.equal([0, 1, 2, 3]);
+    // Issue 36: the archive still showed its old list until the page was reloaded.
+    const all = [faulty, ...clean].map((file) => file.path).sort();
+    await page.waitForFunction(`document.querySelectorAll('tr.archive-entry').length === 3`, undefined, { timeout: 10_000 });
+    expect(await archived()).to.deep.equal(all);
     expect(await page.textContent('.verdicts-progress')).to.contain('3 of 3 inspected');
 
     const rows = await page.evaluate<Array<{ path: string; verdict: string; failing: string; warning: string; worst: string }>>(
@@ -74,6 +83,8 @@ describe('the verdict of every recording of a folder (headless Chromium)', funct
     expect(Number(rows[0].failing)).to.be.greaterThan(0);
     expect(rows[0].worst).to.match(/PCR/);
     await saveScreenshot(page, 'dashboard-folder-verdicts');
+    await page.locator('.archive').scrollIntoViewIfNeeded();
+    await saveScreenshot(page, 'dashboard-folder-verdicts-archive');
 
     await page.click(`tr.file-verdict[data-path="${faulty.path}"] a`);
     await page.waitForFunction(`window.location.hash === ${JSON.stringify(`#/report?${new URLSearchParams({ file: faulty.path }).toString()}`)}`);

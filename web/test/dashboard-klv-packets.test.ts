@@ -20,6 +20,7 @@ interface PacketRow {
   pid: number;
   klvIndex: number;
   rawHex: string;
+  t: number | null;
 }
 interface MetadataRow {
   pid: number;
@@ -65,6 +66,26 @@ describe('the dashboard KLV packets page (headless Chromium)', function () {
     expect(await page.textContent('.page-range')).to.equal('1–50 of 277');
     expect(await dataNumbers(page, 'tr.klv-packet', 'klvIndex')).to.deep.equal(packets.slice(0, 50).map((row) => row.klvIndex));
     expect(await dataNumbers(page, 'tr.klv-packet', 'pid')).to.deep.equal(packets.slice(0, 50).map((row) => row.pid));
+    await page.close();
+  });
+
+  it('writes every stream time in seconds to three decimals, their decimal points in one vertical line', async () => {
+    const page = await openSignedIn(suite.session, suite.service, `#/klv?${new URLSearchParams({ file: fixture }).toString()}`);
+    await page.waitForSelector('.klv-packets[data-state="loaded"] tr.klv-packet');
+    expect(await page.textContent('.klv-packet-table th:nth-child(4)')).to.equal('Stream time (s)');
+    const times = await textsOf(page, 'tr.klv-packet td.stream-time');
+    expect(times).to.deep.equal(packets.slice(0, 50).map((row) => (row.t === null ? 'before the first PCR' : row.t.toFixed(3))));
+    // Issue 36: "1.2" beside "1.234" (and "333.333 ms" under a second). Each time's "." measured where Chromium draws it.
+    const pointXs: number[] = await page.evaluate(`[...document.querySelectorAll('tr.klv-packet td.stream-time')].map((cell) => {
+      const text = cell.firstChild;
+      const range = document.createRange();
+      range.setStart(text, text.textContent.indexOf('.'));
+      range.setEnd(text, text.textContent.indexOf('.') + 1);
+      return range.getBoundingClientRect().left;
+    })`);
+    expect(Math.max(...pointXs) - Math.min(...pointXs), 'spread of the decimal points, px').to.be.below(0.5);
+    expect(await page.evaluate(`getComputedStyle(document.querySelector('tr.klv-packet td.stream-time')).fontVariantNumeric`)).to.equal('tabular-nums');
+    await saveScreenshot(page, 'dashboard-klv-packets-times-1440');
     await page.close();
   });
 

@@ -21,6 +21,7 @@ interface RestVideo {
   codec: string;
   width: number;
   height: number;
+  chromaFormat: string | null;
   pictures: number;
   frameTypes: { I: number; P: number; B: number };
   gop: { pattern: string | null };
@@ -47,12 +48,14 @@ async function restVideoOf(suite: ReturnType<typeof dashboardSuite>, filePath: s
 describe('the dashboard report video details (headless Chromium)', function () {
   this.timeout(180_000);
   let clipPath: string | null = null;
+  let mpeg2ClipPath: string | null = null;
   const realDir = fixturePath('real');
   const mpeg2Path = join(realDir, 'kwiver_aphill_klv_10s.ts');
   const suite = dashboardSuite(
     (recordings) => {
       const ffmpeg = findFfmpeg();
       if (ffmpeg !== null) clipPath = makeClip(ffmpeg, recordings.root, 'h264-b-frames', { codec: 'h264', seconds: 3, size: '320x240', rate: 25, keyFrameSeconds: 12 / 25, bFrames: 2, klv: true });
+      if (ffmpeg !== null) mpeg2ClipPath = makeClip(ffmpeg, recordings.root, 'mpeg2-422', { codec: 'mpeg2', pixelFormat: 'yuv422p', seconds: 1, size: '320x240', klv: true });
       return { moreBrowseRoots: existsSync(realDir) ? [realDir] : [] };
     },
     { width: 1440, height: 900 },
@@ -105,8 +108,25 @@ describe('the dashboard report video details (headless Chromium)', function () {
     const page = await openSignedIn(suite.session, suite.service, `#/report?${new URLSearchParams({ file: mpeg2Path }).toString()}`);
     await page.waitForSelector('.video-details tr.video-stream');
     const [row] = await shownRows(page);
-    expect(row).to.deep.include({ pid: 0x100, codec: 'MPEG-2', size: '360×240', counts: ['10', '1', '9', '0'], profileLevel: 'Main profile, Main level', frameRate: '1 fps declared, 1 fps measured', gop: 'one group of 10 pictures, closed' });
+    expect(row).to.deep.include({ pid: 0x100, codec: 'MPEG-2', size: '360×240 4:2:0', counts: ['10', '1', '9', '0'], profileLevel: 'Main profile, Main level', frameRate: '1 fps declared, 1 fps measured', gop: 'one group of 10 pictures, closed' });
     expect(row.counts).to.deep.equal([rest[0].pictures, rest[0].frameTypes.I, rest[0].frameTypes.P, rest[0].frameTypes.B].map(String));
+    await page.close();
+  });
+
+  it('shows the chroma format of an MPEG-2 clip from its sequence_extension: 4:2:2 from ffmpeg -pix_fmt yuv422p', async function () {
+    if (mpeg2ClipPath === null) {
+      console.log('      skipped: no ffmpeg on the PATH (apt-get install ffmpeg)');
+      this.skip();
+    }
+    const rest = await restVideoOf(suite, mpeg2ClipPath);
+    expect(rest).to.have.length(1);
+    expect(rest[0]).to.deep.include({ codec: 'MPEG-2', chromaFormat: '4:2:2' });
+    const page = await openSignedIn(suite.session, suite.service, `#/report?${new URLSearchParams({ file: mpeg2ClipPath }).toString()}`);
+    await page.waitForSelector('.video-details tr.video-stream');
+    const [row] = await shownRows(page);
+    expect(row).to.deep.include({ codec: 'MPEG-2', size: '320×240 4:2:2', profileLevel: '4:2:2 profile, Main level' });
+    await page.locator('.video-details').scrollIntoViewIfNeeded();
+    await saveScreenshot(page, 'dashboard-report-video-details-mpeg2-422-1440');
     await page.close();
   });
 });

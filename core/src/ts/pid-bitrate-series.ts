@@ -12,6 +12,14 @@
  * discontinuity, a new time base) moves the time on by nothing: the packets
  * after it go on filling the bucket they were in. Bytes that are no packet
  * are skipped (resynchronised on the sync byte); nothing here throws.
+ *
+ * The recording's end: packets more than MAX_STEP_27MHZ past the latest PCR
+ * wait; a later PCR puts them at that limit (as above), the end of the
+ * recording at the rate before, uncapped (no later PCR says otherwise). The
+ * last bucket's rate is its bytes over the time it covers, from its start to
+ * the last packet's end, so a recording that ends inside a bucket neither
+ * dips nor spikes there (issue 36: a 1 s PCR recording spiked to 6x its
+ * rate in its last 0.1 s, its tail piled into a bucket it did not reach).
  */
 import { PCR_HZ, pcrDelta27MHz, readPcr27MHz } from './clock.js';
 import { detectPacketLayout, type PacketSize } from './packet-layout.js';
@@ -24,7 +32,7 @@ const MAX_UNFRAMED_BYTES = 1 << 20;
 
 export interface PidBitrate {
   pid: number;
-  /** Bits per second in each bucket: the PID's bytes (188 a packet) over the bucket's length. */
+  /** Bits per second in each bucket: the PID's bytes (188 a packet) over the bucket's length (the last: the time it covers). */
   bitsPerSecond: number[];
 }
 
@@ -32,7 +40,11 @@ export interface PidBitrateSeries {
   bucketSeconds: number;
   /** Bucket i covers stream time [i * bucketSeconds, (i + 1) * bucketSeconds); the last one as far as the last PCR. */
   bucketCount: number;
-  /** Seconds the last bucket covers (the others: bucketSeconds): to one PCR step after the last PCR. */
+  /**
+   * Seconds the last bucket covers (the others: bucketSeconds): to the end of
+   * the last packet at the byte rate before it; without a rate, to one PCR
+   * step after the last PCR, or a whole bucket.
+   */
   lastBucketSeconds: number;
   /** The PID whose PCR gives the time, or null (no PCR: everything counts in one bucket). */
   clockPid: number | null;
@@ -59,6 +71,8 @@ export class PidBitrateCounter {
   private ticksPerByte = 0;
   private bucket = 0;
   private packets = 0;
+  /** Bytes per PID and uncapped bucket of the packets more than MAX_STEP_27MHZ past the latest PCR, not yet counted. */
+  private pastLimit = new Map<number, Map<number, number>>();
 
   private readonly bucket27MHz: number;
 
@@ -104,21 +118,50 @@ export class PidBitrateCounter {
     if (hasAdaptation && bytes[pos + 4] >= 7 && (bytes[pos + 5] & 0x10) !== 0 && (this.clockPid < 0 || this.clockPid === pid)) {
       this.clock(pid, readPcr27MHz(bytes, pos + 6));
     }
+    if (!this.bytes.has(pid)) this.bytes.set(pid, []);
+    const since27MHz = (this.position - this.lastPcrPosition) * this.ticksPerByte;
+    this.packets++;
+    this.position += TS_PACKET_SIZE;
+    if (since27MHz > MAX_STEP_27MHZ) {
+      // Where it goes depends on what follows: a PCR (the limit) or the end (its own time).
+      const waiting = this.pastLimit.get(pid) ?? new Map<number, number>();
+      const uncapped = Math.floor((this.time27MHz + since27MHz) / this.bucket27MHz);
+      waiting.set(uncapped, (waiting.get(uncapped) ?? 0) + TS_PACKET_SIZE);
+      this.pastLimit.set(pid, waiting);
+      return;
+    }
+    const bucket = Math.floor((this.time27MHz + since27MHz) / this.bucket27MHz);
+    if (bucket > this.bucket) this.bucket = bucket;
+    this.add(pid, this.bucket, TS_PACKET_SIZE);
+  }
+
+  private add(pid: number, bucket: number, bytes: number): void {
     let counts = this.bytes.get(pid);
     if (counts === undefined) {
       counts = [];
       this.bytes.set(pid, counts);
     }
-    const since27MHz = Math.min((this.position - this.lastPcrPosition) * this.ticksPerByte, MAX_STEP_27MHZ);
-    const bucket = Math.floor((this.time27MHz + since27MHz) / this.bucket27MHz);
-    if (bucket > this.bucket) this.bucket = bucket;
-    while (counts.length <= this.bucket) counts.push(0);
-    counts[this.bucket] += TS_PACKET_SIZE;
-    this.packets++;
-    this.position += TS_PACKET_SIZE;
+    while (counts.length <= bucket) counts.push(0);
+    counts[bucket] += bytes;
+  }
+
+  /** The waiting packets, each at `bucketOf` its uncapped bucket. */
+  private placePastLimit(bucketOf: (uncapped: number) => number): void {
+    for (const [pid, waiting] of this.pastLimit) {
+      for (const [uncapped, bytes] of waiting) {
+        const bucket = bucketOf(uncapped);
+        if (bucket > this.bucket) this.bucket = bucket;
+        this.add(pid, bucket, bytes);
+      }
+    }
+    this.pastLimit.clear();
   }
 
   private clock(pid: number, pcr27MHz: number): void {
+    if (this.pastLimit.size > 0) {
+      const limitBucket = Math.floor((this.time27MHz + MAX_STEP_27MHZ) / this.bucket27MHz);
+      this.placePastLimit(() => limitBucket);
+    }
     if (this.clockPid >= 0) {
       const step27MHz = pcrDelta27MHz(this.lastPcr27MHz, pcr27MHz);
       if (step27MHz > 0 && step27MHz <= MAX_STEP_27MHZ) {
@@ -137,10 +180,13 @@ export class PidBitrateCounter {
   }
 
   finish(): PidBitrateSeries {
+    this.placePastLimit((uncapped) => uncapped);
     const bucketCount = this.bucket + 1;
-    // The last bucket runs to one PCR step past the last PCR (the packets after it); without PCR steps, a whole bucket.
-    const covered = Math.min(this.bucketSeconds, (this.time27MHz + this.lastStep27MHz) / PCR_HZ - this.bucket * this.bucketSeconds);
-    const lastBucketSeconds = this.lastStep27MHz > 0 && covered > 0 ? covered : this.bucketSeconds;
+    // The last packet's end at the rate before it; without a rate, one PCR step past the last PCR; without PCR steps, a whole bucket.
+    const end27MHz =
+      this.ticksPerByte > 0 ? this.time27MHz + (this.position - this.lastPcrPosition) * this.ticksPerByte : this.time27MHz + this.lastStep27MHz;
+    const covered = Math.min(this.bucketSeconds, (end27MHz - this.bucket * this.bucket27MHz) / PCR_HZ);
+    const lastBucketSeconds = end27MHz > this.time27MHz && covered > 0 ? covered : this.bucketSeconds;
     const pids = [...this.bytes.entries()]
       .sort(([a], [b]) => a - b)
       .map(([pid, counts]) => ({

@@ -173,7 +173,7 @@ function readMpeg2(bytes: Uint8Array): AccessUnitReading {
     const code = bytes[i + 3];
     if (code === MPEG2_SEQUENCE && sequence === null) {
       const header = parseMpeg2SequenceHeader(bytes.subarray(i));
-      if (header) sequence = { width: header.width, height: header.height, profile: header.profile ?? null, level: header.level ?? null, tier: null, chromaFormat: null, frameRate: header.frameRate };
+      if (header) sequence = { width: header.width, height: header.height, profile: header.profile ?? null, level: header.level ?? null, tier: null, chromaFormat: header.chromaFormat ?? null, frameRate: header.frameRate };
     } else if (code === MPEG2_GROUP && i + 7 < bytes.length) {
       // time_code (25 bits) then closed_gop: bit 6 of the GOP header's fourth byte.
       closedGop = (bytes[i + 7] & 0x40) !== 0;

@@ -13,7 +13,7 @@ import { canonicalJson } from './canonical-json.js';
  * the demuxer or the KLV decoders change what they emit: every cached
  * analyze and ingest stage then becomes stale.
  */
-export const PARSER_VERSION = '1.1.0';
+export const PARSER_VERSION = '1.1.1';
 
 /**
  * Version of how a process run's points are stored (store/run-check-points.ts). Part of the check key:

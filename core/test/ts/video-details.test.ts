@@ -84,7 +84,7 @@ describe('video details', () => {
 
     it('reads MPEG-2 Main profile at Main level, 360x240 at 1 fps (kwiver aphill)', function () {
       const [video] = videoDetailsOf(fixtureOrSkip(this, 'real', 'kwiver_aphill_klv_10s.ts'));
-      expect(video).to.deep.include({ codec: 'MPEG-2', width: 360, height: 240, profile: 'Main', level: 'Main', frameRate: 1, measuredFrameRate: 1, pictures: 10 });
+      expect(video).to.deep.include({ codec: 'MPEG-2', width: 360, height: 240, profile: 'Main', level: 'Main', chromaFormat: '4:2:0', frameRate: 1, measuredFrameRate: 1, pictures: 10 });
       expect(video.frameTypes).to.deep.equal({ I: 1, P: 9, B: 0 });
       expect(video.gop.pattern).to.equal('IPPPPPPPPP');
     });
@@ -113,6 +113,28 @@ describe('video details', () => {
         expect([video.width, video.height, video.frameRate, video.measuredFrameRate]).to.deep.equal([probe.width, probe.height, probe.rate, probe.rate]);
         expect(video.level).to.equal(level);
         expect(video.gop).to.deep.include({ count: 7, typicalLength: 12, kind, pattern });
+      });
+    }
+  });
+
+  describe('the chroma format of MPEG-2 clips, from the sequence_extension (13818-2 6.2.2.3), against ffprobe', () => {
+    let dir: string;
+    before(() => (dir = mkdtempSync(join(tmpdir(), 'klvscope-video-chroma-'))));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+
+    // ffmpeg's mpeg2video encodes 4:2:0 and 4:2:2 (its 4:2:2 profile), not 4:4:4; ffprobe names them by pix_fmt.
+    for (const [pixelFormat, chromaFormat, profile] of [['yuv420p', '4:2:0', 'Main'], ['yuv422p', '4:2:2', '4:2:2']]) {
+      it(`reads ${chromaFormat} from a ${pixelFormat} clip`, function () {
+        this.timeout(60_000);
+        const ffmpeg = ffmpegOrSkip(this);
+        const path = makeClip(ffmpeg, dir, `mpeg2-${pixelFormat}`, { codec: 'mpeg2', pixelFormat, seconds: 1, size: '320x240' });
+        const probed = execFileSync(join(dirname(ffmpeg), 'ffprobe'), ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=pix_fmt', '-of', 'csv=p=0', path], { encoding: 'utf8' })
+          .split('\n')[0]
+          .replace(/,$/, '');
+        expect(probed).to.equal(pixelFormat);
+        const [video] = videoDetailsOf(path);
+        // 4:2:2 needs the 4:2:2 profile, an escaped profile_and_level_indication (Table 8-7: 0x85, Main level), as ffprobe names it.
+        expect(video).to.deep.include({ codec: 'MPEG-2', width: 320, height: 240, chromaFormat, profile, level: 'Main' });
       });
     }
   });

@@ -84,7 +84,7 @@ describe('inspection service: automation and raw dataset export', function () {
     expect(lookup.file.hash).to.equal(fileHash);
     // The service names a file by its real path (links followed): the fixtures folder may be reached through a link.
     expect(lookup.record).to.include({ path: realpathSync(filePath), hash: fileHash });
-    expect(lookup.compatibilityKey.parseKey).to.equal('parser-1.1.0');
+    expect(lookup.compatibilityKey.parseKey).to.equal('parser-1.1.1');
     expect(lookup.compatibilityKey.checks).to.have.length(17);
     expect([lookup.cachedStages, lookup.nextStage]).to.deep.equal([['analyze', 'ingest', 'process'], 'report']);
     expect(lookup.ingestRuns.map((run) => [run.id, run.status])).to.deep.equal([[latestIngestRunId, 'completed']]);

@@ -41,7 +41,7 @@ describe('inspection service security', function () {
     expect(health.json).to.deep.include({ status: 'ok' });
     const version = await server.call('/version', { key: null });
     expect(version.status).to.equal(200);
-    expect(version.json).to.deep.include({ name: 'klvscope', version: '0.1.0', parserVersion: '1.1.0', apiVersion: 'v1', node: process.versions.node });
+    expect(version.json).to.deep.include({ name: 'klvscope', version: '0.1.0', parserVersion: '1.1.1', apiVersion: 'v1', node: process.versions.node });
   });
 
   it('declares public only health, version, openapi.json and playback (spec "Authentication" 1)', () => {

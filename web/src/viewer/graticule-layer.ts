@@ -10,6 +10,9 @@ const STEPS_DEG = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5
 /** Room for a label between two lines, pixels. */
 const MIN_GAP_X_PX = 90;
 const MIN_GAP_Y_PX = 40;
+/** A label's room from its line to the map's edge, pixels: half a longitude label's width, a latitude label's height (on its plate). */
+const LON_LABEL_HALF_WIDTH_PX = 30;
+const LAT_LABEL_HEIGHT_PX = 18;
 
 export class GraticuleLayer {
   readonly layer = L.layerGroup();
@@ -49,12 +52,15 @@ export class GraticuleLayer {
     const labelLat = south + (north - south) * 0.02;
     for (let lat = Math.ceil(south / step) * step; lat <= north; lat += step) {
       L.polyline([[lat, west], [lat, east]], line).addTo(this.layer);
-      // Not in the corner the longitude labels take.
-      if (lat > south + (north - south) * 0.06) this.label([lat, labelLon], formatLatitude(lat, decimals), 'lat').addTo(this.layer);
+      // Not in the corner the longitude labels take, nor cut by the top edge (the label sits above its line).
+      const labelTop = map.latLngToContainerPoint([lat, labelLon]).y - LAT_LABEL_HEIGHT_PX;
+      if (lat > south + (north - south) * 0.06 && labelTop >= 0) this.label([lat, labelLon], formatLatitude(lat, decimals), 'lat').addTo(this.layer);
     }
     for (let lon = Math.ceil(west / step) * step; lon <= east; lon += step) {
       L.polyline([[south, lon], [north, lon]], line).addTo(this.layer);
-      this.label([labelLat, lon], formatLongitude(lon, decimals), 'lon').addTo(this.layer);
+      // Centred on its line: one too near the west or east edge would be cut.
+      const x = map.latLngToContainerPoint([labelLat, lon]).x;
+      if (x >= LON_LABEL_HALF_WIDTH_PX && x <= size.x - LON_LABEL_HALF_WIDTH_PX) this.label([labelLat, lon], formatLongitude(lon, decimals), 'lon').addTo(this.layer);
     }
   }
 

@@ -3,6 +3,7 @@
  * stages, by content hash, most recently updated first. An entry opens the
  * report of its file; deleting it (`DELETE /analysis/archive`) drops its
  * cached stages and ingest runs, so the next inspection reads the file anew.
+ * Listed again whenever `reloadAfter` changes (a job on the page ended).
  */
 import type { ApiClient } from '../api-client.js';
 import { routeHash } from '../dashboard-route.js';
@@ -10,11 +11,13 @@ import { useApiData } from '../use-api-data.js';
 import { formatByteSize } from './byte-size.js';
 import { filesApi } from './files-api.js';
 import { useListAction } from './list-action.js';
+import { useReloadAfter } from './reload-after.js';
 import { ListingPanel } from './listing-panel.js';
 import { formatUtcTime } from './utc-time.js';
 
-export function ArchivePanel({ api }: { api: ApiClient }) {
+export function ArchivePanel({ api, reloadAfter = 0 }: { api: ApiClient; reloadAfter?: number }) {
   const entries = useApiData(() => filesApi.archive(api), [api]);
+  useReloadAfter(reloadAfter, entries.reload);
   const deletion = useListAction(entries.reload);
   return (
     <ListingPanel

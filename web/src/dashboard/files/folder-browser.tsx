@@ -39,7 +39,8 @@ function keepFolder(path: string | null): void {
 
 type Opened = { kind: 'none' } | { kind: 'folder'; path: string } | { kind: 'file'; check: FileCheck };
 
-export function FolderBrowser({ api, onInspect }: { api: ApiClient; onInspect: (filePath: string) => void }) {
+/** `onJobEnded`: a job of the folder's verdict list ended (its file is now in the archive). */
+export function FolderBrowser({ api, onInspect, onJobEnded }: { api: ApiClient; onInspect: (filePath: string) => void; onJobEnded?: () => void }) {
   const roots = useApiData(() => filesApi.roots(api), [api]);
   const [opened, setOpened] = useState<Opened>(() => {
     const folder = keptFolder();
@@ -98,12 +99,24 @@ export function FolderBrowser({ api, onInspect }: { api: ApiClient; onInspect: (
       {opened.kind === 'file' && <TypedFile check={opened.check} onInspect={onInspect} />}
       {opened.kind === 'folder' && listing.state === 'loading' && <p class="loading">Listing {opened.path}…</p>}
       {opened.kind === 'folder' && listing.state === 'failed' && <ErrorNotice error={listing.error} what={`list ${opened.path}`} />}
-      {listing.state === 'loaded' && listing.data !== null && opened.kind === 'folder' && <FolderTable api={api} listing={listing.data} onOpen={openFolder} onInspect={onInspect} />}
+      {listing.state === 'loaded' && listing.data !== null && opened.kind === 'folder' && <FolderTable api={api} listing={listing.data} onOpen={openFolder} onInspect={onInspect} onJobEnded={onJobEnded} />}
     </section>
   );
 }
 
-function FolderTable({ api, listing, onOpen, onInspect }: { api: ApiClient; listing: FolderListing; onOpen: (path: string | null) => void; onInspect: (filePath: string) => void }) {
+function FolderTable({
+  api,
+  listing,
+  onOpen,
+  onInspect,
+  onJobEnded,
+}: {
+  api: ApiClient;
+  listing: FolderListing;
+  onOpen: (path: string | null) => void;
+  onInspect: (filePath: string) => void;
+  onJobEnded?: () => void;
+}) {
   const recordings = listing.entries.filter((entry) => entry.kind === 'file' && entry.isTransportStream);
   return (
     <div class="folder" data-path={listing.path}>
@@ -114,7 +127,7 @@ function FolderTable({ api, listing, onOpen, onInspect }: { api: ApiClient; list
         <code>{listing.path}</code>
         {listing.truncated && <span class="error"> (more than 10 000 entries: the first ones only)</span>}
       </p>
-      {recordings.length > 0 && <FolderVerdicts api={api} folder={listing.path} files={recordings} />}
+      {recordings.length > 0 && <FolderVerdicts api={api} folder={listing.path} files={recordings} onJobEnded={onJobEnded} />}
       <table class="data entries">
         <thead>
           <tr>

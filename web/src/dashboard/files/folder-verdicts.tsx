@@ -5,6 +5,8 @@
  * its report's verdict, failing and warning checks, and worst problem are
  * listed as they arrive. One file at a time: the service's jobs share its
  * cores with whatever else it runs. Each row opens that file's report.
+ * `onJobEnded` is called as each file's job ends, done or failed, so that
+ * the page's archive lists what the job stored.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { isAuthError, type ApiClient } from '../api-client.js';
@@ -29,7 +31,7 @@ export interface FileVerdict {
 const RANK: Record<string, number> = { fail: 0, warn: 1, failed: 2, pass: 3, inspecting: 4, waiting: 5 };
 const rankOf = (row: FileVerdict) => RANK[row.verdict ?? row.state];
 
-export function FolderVerdicts({ api, folder, files }: { api: ApiClient; folder: string; files: BrowseEntry[] }) {
+export function FolderVerdicts({ api, folder, files, onJobEnded }: { api: ApiClient; folder: string; files: BrowseEntry[]; onJobEnded?: () => void }) {
   const [rows, setRows] = useState<FileVerdict[] | null>(null);
   const [percent, setPercent] = useState<number | null>(null);
   const run = useRef(0);
@@ -55,7 +57,12 @@ export function FolderVerdicts({ api, folder, files }: { api: ApiClient; folder:
       update(index, { state: 'inspecting' });
       setPercent(null);
       try {
-        await runInspectionJob(api, path, (_job, percent) => setPercent(percent), stopped);
+        try {
+          await runInspectionJob(api, path, (_job, percent) => setPercent(percent), stopped);
+        } finally {
+          // Even a failed job may have stored stages; a list stopped by leaving the page has no archive to show.
+          if (!stopped()) onJobEnded?.();
+        }
         const report = await loadReport(api, path);
         if (report === null) throw new Error('the inspection left no report');
         update(index, {

@@ -17,7 +17,7 @@ import type { PageProps } from '../page-props.js';
 import { pidLabel } from '../report/pid-label.js';
 import { loadReport } from '../report/report-api.js';
 import { useApiData } from '../use-api-data.js';
-import { formatQuantity } from '../../shared/quantity-format.js';
+import { formatStreamSeconds } from '../../shared/stream-time-format.js';
 
 /** Rows a page of the table holds. */
 export const KLV_PACKETS_PER_PAGE = 50;
@@ -114,7 +114,7 @@ function KlvPacketBrowser({ api, runId }: { api: PageProps['api']; runId: string
                   <th class="number">#</th>
                   <th>PID</th>
                   <th>Carriage</th>
-                  <th class="number">Stream time</th>
+                  <th class="number">Stream time (s)</th>
                   <th class="number">Byte offset</th>
                   <th>Key</th>
                   <th class="number">Value bytes</th>
@@ -126,7 +126,7 @@ function KlvPacketBrowser({ api, runId }: { api: PageProps['api']; runId: string
                     <td class="number">{row.klvIndex}</td>
                     <td>{pidLabel(row.pid)}</td>
                     <td>{row.carriage}</td>
-                    <td class="number">{row.t === null ? 'before the first PCR' : formatQuantity(row.t, 's')}</td>
+                    <td class="number stream-time">{row.t === null ? 'before the first PCR' : formatStreamSeconds(row.t)}</td>
                     <td class="number">{row.offset.toLocaleString('en-US')}</td>
                     <td class="key-name" title={row.keyHex}>
                       {row.keyName ?? row.keyHex}
