@@ -17,8 +17,12 @@ import { scanPacketRuns, type PacketRuns, type SourceChunk } from '@klvscope/cor
 import { AdapterError } from './adapter-error.js';
 import { DEFAULT_CHUNK_SIZE, fileSize, readFileChunks } from './file.js';
 
-/** Two chunks per worker: one being read and scanned while the main thread takes the other. */
-const READS_AHEAD_PER_WORKER = 2;
+/**
+ * Chunks each worker may read ahead of the consumer, into as many shared buffers of its own.
+ * Four rather than two: a worker held up (a page fault, a busy core) does not make the main
+ * thread wait, and 16 MiB a worker is little beside the demuxer's state.
+ */
+const READS_AHEAD_PER_WORKER = 4;
 
 export interface ParallelReadOptions {
   /** Worker threads reading and scanning (at least 1). */
@@ -35,14 +39,6 @@ export interface ParallelReadOptions {
   onProgress?: (bytesRead: number, totalBytes: number) => void;
 }
 
-interface ChunkRequest {
-  index: number;
-  position: number;
-  length: number;
-  /** Which of the worker's shared buffers to read into. */
-  slot: number;
-}
-
 interface ChunkAnswer {
   index: number;
   slot: number;
@@ -51,33 +47,55 @@ interface ChunkAnswer {
   error?: { code: string | null; message: string };
 }
 
-// Each worker reads into its own shared buffers (workerData.slots): nothing but the runs is copied or transferred.
+/** Int32 cells of the control memory shared with the workers. */
+const CONSUMED = 0;
+const STOP = 1;
+
+/*
+ * Each worker reads its own chunks (index i with i mod workers = its number) into its own shared
+ * buffers (workerData.slots), in order, as far ahead as its buffers allow: no message asks for a
+ * chunk. The consumer counts the chunks it is done with in shared memory (CONSUMED); a worker
+ * whose next buffer still holds an unconsumed chunk sleeps on that cell (Atomics.wait), and only
+ * then does the consumer's Atomics.notify wake a thread. A message per chunk woke the worker on
+ * every chunk, and on a busy machine the main thread lost its core at each wake-up. The answer
+ * (the runs, a few kilobytes) is the only thing copied between threads.
+ */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { openSync, readSync, closeSync } = require('node:fs');
 const scanPacketRuns = (${scanPacketRuns.toString()});
-const fd = openSync(workerData.path, 'r');
-parentPort.on('message', (request) => {
-  if (request === null) {
-    closeSync(fd);
-    parentPort.close();
-    return;
-  }
-  const bytes = new Uint8Array(workerData.slots[request.slot], 0, request.length);
-  let bytesRead = 0;
-  try {
-    while (bytesRead < request.length) {
-      const n = readSync(fd, bytes, bytesRead, request.length - bytesRead, request.position + bytesRead);
-      if (n === 0) break;
-      bytesRead += n;
+const { path, slots, control, ranges, workers, number } = workerData;
+const cells = new Int32Array(control);
+const stopped = () => Atomics.load(cells, ${STOP}) !== 0;
+const fd = openSync(path, 'r');
+try {
+  for (let index = number, turn = 0; index < ranges.length && !stopped(); index += workers, turn++) {
+    const slot = turn % slots.length;
+    // The buffer held chunk index - workers * slots.length: free once the consumer is past that one.
+    const freeWhen = index - workers * slots.length + 1;
+    for (let consumed = Atomics.load(cells, ${CONSUMED}); consumed < freeWhen && !stopped(); consumed = Atomics.load(cells, ${CONSUMED})) {
+      Atomics.wait(cells, ${CONSUMED}, consumed);
     }
-  } catch (error) {
-    parentPort.postMessage({ index: request.index, slot: request.slot, bytesRead: 0, runs: null, error: { code: error.code ?? null, message: error.message } });
-    return;
+    if (stopped()) break;
+    const { position, length } = ranges[index];
+    const bytes = new Uint8Array(slots[slot], 0, length);
+    let bytesRead = 0;
+    try {
+      while (bytesRead < length) {
+        const n = readSync(fd, bytes, bytesRead, length - bytesRead, position + bytesRead);
+        if (n === 0) break;
+        bytesRead += n;
+      }
+    } catch (error) {
+      parentPort.postMessage({ index, slot, bytesRead: 0, runs: null, error: { code: error.code ?? null, message: error.message } });
+      break;
+    }
+    const runs = scanPacketRuns(bytes.subarray(0, bytesRead));
+    parentPort.postMessage({ index, slot, bytesRead, runs }, [runs.runs.buffer, runs.pids.buffer]);
   }
-  const runs = scanPacketRuns(bytes.subarray(0, bytesRead));
-  parentPort.postMessage({ index: request.index, slot: request.slot, bytesRead, runs }, [runs.runs.buffer, runs.pids.buffer]);
-});
+} finally {
+  closeSync(fd);
+}
 `;
 
 /** The chunk ranges of a file: every `chunkSize` bytes, and at each of `splitAt`. */
@@ -112,8 +130,12 @@ export async function* readFileChunksInParallel(path: string, options: ParallelR
   const ranges = chunkRanges(size, chunkSize, options.splitAt);
   if (ranges.length === 0) return;
   const largest = Math.max(...ranges.map((r) => r.length));
-  const slotsOf = Array.from({ length: Math.min(workerCount, ranges.length) }, () => Array.from({ length: READS_AHEAD_PER_WORKER }, () => new SharedArrayBuffer(largest)));
-  const workers = slotsOf.map((slots) => new Worker(WORKER_SOURCE, { eval: true, workerData: { path, slots } }));
+  const workerTotal = Math.min(workerCount, ranges.length);
+  const slotsOf = Array.from({ length: workerTotal }, () => Array.from({ length: READS_AHEAD_PER_WORKER }, () => new SharedArrayBuffer(largest)));
+  const control = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+  const workers = slotsOf.map(
+    (slots, number) => new Worker(WORKER_SOURCE, { eval: true, workerData: { path, slots, control: control.buffer, ranges, workers: workerTotal, number } }),
+  );
   const exited = workers.map((worker) => new Promise<void>((resolve) => worker.once('exit', () => resolve())));
   const answers = new Map<number, ChunkAnswer>();
   let waiting: { index: number; resolve: (answer: ChunkAnswer) => void; reject: (error: Error) => void } | null = null;
@@ -141,24 +163,12 @@ export async function* readFileChunksInParallel(path: string, options: ParallelR
       settle();
     });
   }
-  // Chunk i is read by worker i % workers, into its slot (i / workers) % READS_AHEAD_PER_WORKER: the
-  // slot of chunk i is free again once chunk i is consumed, when chunk i + workers * READS_AHEAD is asked.
-  let requested = 0;
-  const request = (): void => {
-    if (requested >= ranges.length) return;
-    const { position, length } = ranges[requested];
-    const slot = Math.floor(requested / workers.length) % READS_AHEAD_PER_WORKER;
-    const message: ChunkRequest = { index: requested, position, length, slot };
-    workers[requested % workers.length].postMessage(message);
-    requested++;
-  };
   const next = (index: number): Promise<ChunkAnswer> =>
     new Promise((resolve, reject) => {
       waiting = { index, resolve, reject };
       settle();
     });
   try {
-    for (let i = 0; i < workers.length * READS_AHEAD_PER_WORKER; i++) request();
     let offset = 0;
     for (let index = 0; index < ranges.length; index++) {
       const answer = await next(index);
@@ -170,13 +180,15 @@ export async function* readFileChunksInParallel(path: string, options: ParallelR
       offset += answer.bytesRead;
       onProgress?.(offset, size);
       yield chunk;
-      // The consumer is done with this chunk: its slot reads a later one.
-      request();
+      // The consumer is done with this chunk: its buffer may take a later one.
+      Atomics.store(control, CONSUMED, index + 1);
+      Atomics.notify(control, CONSUMED);
       if (answer.bytesRead < ranges[index].length) return;
     }
   } finally {
-    // Each worker closes its descriptor and exits after what it was asked (a terminated worker would leave the descriptor open).
-    for (const worker of workers) worker.postMessage(null);
+    // Each worker closes its descriptor and ends after the read it is in (a terminated worker would leave the descriptor open).
+    Atomics.store(control, STOP, 1);
+    Atomics.notify(control, CONSUMED);
     await Promise.all(exited);
   }
 }
