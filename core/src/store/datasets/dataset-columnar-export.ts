@@ -4,7 +4,7 @@
  * message, then one record batch message per batch, then the end-of-stream
  * marker) written with `apache-arrow`, or a Parquet file written by
  * `parquet-wasm` (the Rust `parquet` crate compiled to WebAssembly) from the
- * same record batches, a row group of up to 131 072 rows at a time. Memory
+ * same record batches, a row group of up to 65 536 rows at a time. Memory
  * holds a batch or a row group, whatever the length of the dataset.
  *
  * Parquet writer chosen by measurement (2 M PES-like rows: int64s, a
@@ -32,7 +32,7 @@ export const COLUMNAR_MEDIA_TYPES: Readonly<Record<ColumnarFormat, string>> = {
 };
 
 /** Rows per Parquet row group at most. */
-export const PARQUET_ROW_GROUP_ROWS = 131_072;
+export const PARQUET_ROW_GROUP_ROWS = 65_536;
 
 export interface ColumnarExportOptions extends DatasetQueryOptions {
   /** Rows per record batch (default 65 536). */
