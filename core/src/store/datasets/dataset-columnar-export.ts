@@ -4,8 +4,9 @@
  * message, then one record batch message per batch, then the end-of-stream
  * marker) written with `apache-arrow`, or a Parquet file written by
  * `parquet-wasm` (the Rust `parquet` crate compiled to WebAssembly) from the
- * same record batches, a row group of up to 65 536 rows at a time. Memory
- * holds a batch or a row group, whatever the length of the dataset.
+ * same record batches, a row group of up to 131 072 rows at a time (16 384
+ * of the wide klv/metadata-packets). Memory holds a batch or a row group,
+ * whatever the length of the dataset.
  *
  * Parquet writer chosen by measurement (2 M PES-like rows: int64s, a
  * float64, a nullable int64, a bool): parquet-wasm 2.2 to 3.3 M rows/s
@@ -32,7 +33,9 @@ export const COLUMNAR_MEDIA_TYPES: Readonly<Record<ColumnarFormat, string>> = {
 };
 
 /** Rows per Parquet row group at most. */
-export const PARQUET_ROW_GROUP_ROWS = 65_536;
+export const PARQUET_ROW_GROUP_ROWS = 131_072;
+/** Of `klv/metadata-packets` (some 160 columns): the writer holds a row group until it is written, so fewer rows. */
+export const WIDE_PARQUET_ROW_GROUP_ROWS = DEFAULT_BATCH_ROWS / 4;
 
 export interface ColumnarExportOptions extends DatasetQueryOptions {
   /** Rows per record batch (default 65 536). */
@@ -123,7 +126,7 @@ async function* parquetFile(batches: Iterator<RecordBatch, unknown, undefined>, 
     .setCompression(wasm.Compression.SNAPPY)
     .setDictionaryEnabled(false)
     .setStatisticsEnabled(wasm.EnabledStatistics.Chunk)
-    .setMaxRowGroupSize(PARQUET_ROW_GROUP_ROWS)
+    .setMaxRowGroupSize(layout.st0601.length > 0 ? WIDE_PARQUET_ROW_GROUP_ROWS : PARQUET_ROW_GROUP_ROWS)
     .setCreatedBy('klvscope');
   // Texts repeat (names, units, keys): a dictionary makes them a few bytes a row.
   for (const field of [...layout.stored, ...layout.st0601]) if (field.kind === 'utf8') properties = properties.setColumnDictionaryEnabled(field.name, true);

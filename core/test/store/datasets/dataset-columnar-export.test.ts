@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import { tableFromIPC, type Table, type Vector } from 'apache-arrow';
 import type { Database } from 'sql.js';
 import { datasetArrowLayout } from '../../../src/store/datasets/dataset-arrow-layout.js';
+import { WIDE_BATCH_DIVISOR } from '../../../src/store/datasets/dataset-record-batches.js';
 import { rowCodecOf } from '../../../src/store/datasets/observation-row-codec.js';
 import { exportDataset } from '../../../src/store/datasets/dataset-export.js';
 import { exportDatasetColumnar, type ColumnarExportOptions } from '../../../src/store/datasets/dataset-columnar-export.js';
@@ -123,12 +124,12 @@ describe('columnar export of the raw datasets', function () {
   after(() => db.close());
 
   for (const batchRows of [7, 1000]) {
-    it(`cuts every dataset into batches of ${batchRows} rows (a metadata packet's of a quarter as many) holding the NDJSON rows`, async () => {
+    it(`cuts every dataset into batches of ${batchRows} rows (a metadata packet's of a sixteenth as many) holding the NDJSON rows`, async () => {
       for (const dataset of RAW_DATASETS) {
         const rows = ndjsonRows(db, dataset.name);
         const table = tableFromIPC(await arrowBytes(db, dataset.name, { batchRows }));
         expect(table.numRows, dataset.name).to.equal(rows.length);
-        const perBatch = Math.min(dataset.kind === 'metadata-packet' ? Math.ceil(batchRows / 4) : batchRows, Math.max(rows.length, 1));
+        const perBatch = Math.min(dataset.kind === 'metadata-packet' ? Math.ceil(batchRows / WIDE_BATCH_DIVISOR) : batchRows, Math.max(rows.length, 1));
         expect(table.batches.length, dataset.name).to.equal(Math.max(1, Math.ceil(rows.length / perBatch)));
         expect(table.schema.fields.map((field) => field.name).slice(0, 3), dataset.name).to.deep.equal(['seq', 'offset', 'packetIndex']);
         const seqs = Array.from(table.getChild('seq') ?? [], Number);
