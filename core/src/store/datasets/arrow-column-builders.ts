@@ -169,12 +169,6 @@ class BoolBuilder extends FixedWidthBuilder {
   }
 }
 
-/**
- * Texts and bytes up to this length are copied a byte at a time: a call into Buffer#write or TypedArray#set costs
- * more than the copy for the short texts most columns hold (names, units, numbers as text).
- */
-const SHORT = 48;
-
 const HEX_DIGITS = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 
 /** Utf8 (texts, JSON text) or Binary (bytes): int32 offsets and the bytes one after the other. */
@@ -206,31 +200,17 @@ export class VariableWidthBuilder implements ArrowColumnBuilder {
     if (typeof value === 'string') {
       // UTF-8 takes at most three bytes per UTF-16 unit.
       this.#room(3 * value.length);
-      if (value.length > SHORT || !this.#ascii(value)) this.#used += this.#data.write(value, this.#used, 'utf8');
+      this.#used += this.#data.write(value, this.#used, 'utf8');
     } else if (value instanceof Uint8Array) {
       this.#room(value.length);
-      if (value.length > SHORT) this.#data.set(value, this.#used);
-      else for (let i = 0; i < value.length; i++) this.#data[this.#used + i] = value[i];
+      this.#data.set(value, this.#used);
       this.#used += value.length;
     } else if (typeof value === 'number') {
       const text = String(value);
       this.#room(text.length);
-      this.#ascii(text);
+      this.#used += this.#data.write(text, this.#used, 'latin1');
     }
     this.#offsets[at + 1] = this.#used;
-  }
-
-  /** Writes `text` byte by byte if it is all ASCII (and returns true); writes nothing otherwise. */
-  #ascii(text: string): boolean {
-    const data = this.#data;
-    const from = this.#used;
-    for (let i = 0; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      if (code >= 0x80) return false;
-      data[from + i] = code;
-    }
-    this.#used = from + text.length;
-    return true;
   }
 
   skipTo(rows: number): void {
