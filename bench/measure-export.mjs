@@ -5,32 +5,41 @@
 // service that has exported before), and V8's own JSON.stringify of the same rows already
 // made as objects (read page by page, untimed): the cost of the text alone.
 // With a third argument, `arrow` or `parquet`: the nine datasets in that columnar format instead
-// (issue 34), once, and its own peak RSS (a process of its own, so the NDJSON run's peak is not in it).
+// (issue 34), once, with the CPU time it took, and its own peak RSS (a process of its own, so the NDJSON run's peak is not in it).
 import { RAW_DATASET_NAMES, Store, exportDataset, exportDatasetColumnar, readDataset } from '@klvscope/core/store';
 
 const [dataDir, runId, columnar] = process.argv.slice(2);
 const store = await Store.open({ dataDir });
 const run = await store.openRun(runId);
 
+/** CPU time (user and system, every thread) since `since`, in ms: on a machine shared with other work, steadier than the wall time. */
+function cpuMsSince(since) {
+  const { user, system } = process.cpuUsage(since);
+  return (user + system) / 1000;
+}
+
 if (columnar !== undefined) {
   const started = performance.now();
+  const startedCpu = process.cpuUsage();
   const datasets = {};
   let rows = 0;
   let bytes = 0;
   for (const name of RAW_DATASET_NAMES) {
     const begun = performance.now();
+    const begunCpu = process.cpuUsage();
     const output = exportDatasetColumnar(run, name, columnar);
     let size = 0;
     for await (const chunk of output) size += chunk.byteLength;
-    datasets[name] = { rows: output.rows, bytes: size, ms: performance.now() - begun };
+    datasets[name] = { rows: output.rows, bytes: size, ms: performance.now() - begun, cpuMs: cpuMsSince(begunCpu) };
     rows += output.rows;
     bytes += size;
   }
   const inProcessMs = performance.now() - started;
+  const cpuMs = cpuMsSince(startedCpu);
   const maxRssKb = process.resourceUsage().maxRSS;
   await run.close();
   await store.close();
-  console.log(JSON.stringify({ format: columnar, rows, bytes, datasets, inProcessMs, maxRssKb }));
+  console.log(JSON.stringify({ format: columnar, rows, bytes, datasets, inProcessMs, cpuMs, maxRssKb }));
   process.exit(0);
 }
 

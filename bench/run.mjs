@@ -220,7 +220,7 @@ if (SECTIONS.has(4)) {
     for (const format of ['arrow', 'parquet']) {
       const columnar = measure('measure-export.mjs', first.dataDir, first.runId, format);
       const rate = columnar.rows / (columnar.inProcessMs / 1000);
-      console.log(`  ${`${format === 'arrow' ? 'Arrow IPC' : 'Parquet'} export, 9 datasets`.padEnd(26)} ${fmt(rate)} rows/s in a fresh process (${fmt(columnar.rows)} rows, ${fmt(columnar.bytes / 1e6, 1)} MB in ${fmt(columnar.inProcessMs)} ms), ${fmt(rate / (exported.rows / (exported.inProcessMs / 1000)), 1)} x NDJSON, peak RSS ${fmt(columnar.peakRssMb)} MB`);
+      console.log(`  ${`${format === 'arrow' ? 'Arrow IPC' : 'Parquet'} export, 9 datasets`.padEnd(26)} ${fmt(rate)} rows/s in a fresh process (${fmt(columnar.rows)} rows, ${fmt(columnar.bytes / 1e6, 1)} MB in ${fmt(columnar.inProcessMs)} ms; ${fmt(columnar.rows / (columnar.cpuMs / 1000))} rows per second of CPU, steadier on a loaded machine), ${fmt(rate / (exported.rows / (exported.inProcessMs / 1000)), 1)} x NDJSON, peak RSS ${fmt(columnar.peakRssMb)} MB`);
       const slowest = Object.entries(columnar.datasets).sort((a, b) => b[1].ms - a[1].ms).slice(0, 3);
       console.log(`    slowest datasets           ${slowest.map(([name, d]) => `${name} ${fmt(d.rows / (d.ms / 1000))} rows/s`).join(', ')}`);
     }

@@ -20,6 +20,8 @@ export interface ArrowColumnBuilder {
   readonly type: DataType;
   /** Adds the next row's value; null (and, in a number column, any value that is not a number of the column) makes a null. */
   add(value: ColumnValue): void;
+  /** Adds nulls until the column holds `rows` rows (a column most rows leave empty is filled only where they have a value). */
+  skipTo(rows: number): void;
   /** The rows added since the last take, as Arrow data; the builder starts again empty. */
   take(): Data;
 }
@@ -36,6 +38,11 @@ class Validity {
   set(at: number, valid: boolean): void {
     if (valid) this.bits[at >> 3] |= 1 << (at & 7);
     else this.nulls++;
+  }
+
+  /** Rows `from` to `to` null (their bits are 0 since the last take). */
+  skip(from: number, to: number): void {
+    this.nulls += to - from;
   }
 
   take(rows: number): Uint8Array | undefined {
@@ -60,6 +67,15 @@ abstract class FixedWidthBuilder implements ArrowColumnBuilder {
 
   abstract add(value: ColumnValue): void;
   protected abstract values(rows: number): ArrayBufferView;
+  /** Zeroes the values of rows `from` to `to` (a null's value is 0, as add writes it). */
+  protected abstract clear(from: number, to: number): void;
+
+  skipTo(rows: number): void {
+    if (rows <= this.count) return;
+    this.validity.skip(this.count, rows);
+    this.clear(this.count, rows);
+    this.count = rows;
+  }
 
   take(): Data {
     const length = this.count;
@@ -83,10 +99,20 @@ class Int64Builder extends FixedWidthBuilder {
     const valid = typeof value === 'number' && Number.isSafeInteger(value);
     this.validity.set(at, valid);
     const number = valid ? value : 0;
-    const high = Math.floor(number / TWO_TO_32);
     // Little-endian int64: the low half first (Arrow buffers are little-endian, as is every machine Node runs on here).
+    if ((number | 0) === number) {
+      // Most values fit in an int32 (a division per value cost more than the rest of the add).
+      this.#halves[2 * at] = number;
+      this.#halves[2 * at + 1] = number < 0 ? -1 : 0;
+      return;
+    }
+    const high = Math.floor(number / TWO_TO_32);
     this.#halves[2 * at] = (number - high * TWO_TO_32) | 0;
     this.#halves[2 * at + 1] = high;
+  }
+
+  protected clear(from: number, to: number): void {
+    this.#halves.fill(0, 2 * from, 2 * to);
   }
 
   protected values(rows: number): BigInt64Array {
@@ -112,6 +138,10 @@ class Float64Builder extends FixedWidthBuilder {
   protected values(rows: number): Float64Array {
     return this.#values.slice(0, rows);
   }
+
+  protected clear(from: number, to: number): void {
+    this.#values.fill(0, from, to);
+  }
 }
 
 class BoolBuilder extends FixedWidthBuilder {
@@ -133,10 +163,16 @@ class BoolBuilder extends FixedWidthBuilder {
     this.#bits.fill(0);
     return bits;
   }
+
+  protected clear(): void {
+    // Bits are 0 since the last take.
+  }
 }
 
+const HEX_DIGITS = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+
 /** Utf8 (texts, JSON text) or Binary (bytes): int32 offsets and the bytes one after the other. */
-class VariableWidthBuilder implements ArrowColumnBuilder {
+export class VariableWidthBuilder implements ArrowColumnBuilder {
   #count = 0;
   #offsets: Int32Array;
   #data = Buffer.allocUnsafe(64 * 1024);
@@ -175,6 +211,28 @@ class VariableWidthBuilder implements ArrowColumnBuilder {
       this.#used += this.#data.write(text, this.#used, 'latin1');
     }
     this.#offsets[at + 1] = this.#used;
+  }
+
+  skipTo(rows: number): void {
+    if (rows <= this.#count) return;
+    this.#validity.skip(this.#count, rows);
+    this.#offsets.fill(this.#used, this.#count + 1, rows + 1);
+    this.#count = rows;
+  }
+
+  /** Adds `bytes[start, end)` as two lower-case hex digits a byte (the text bytesToHex makes), without making the text. */
+  addHexOf(bytes: Uint8Array, start: number, end: number): void {
+    const at = this.#count++;
+    this.#validity.set(at, true);
+    this.#room(2 * (end - start));
+    const data = this.#data;
+    let used = this.#used;
+    for (let i = start; i < end; i++) {
+      data[used++] = HEX_DIGITS[bytes[i] >> 4];
+      data[used++] = HEX_DIGITS[bytes[i] & 15];
+    }
+    this.#used = used;
+    this.#offsets[at + 1] = used;
   }
 
   take(): Data {

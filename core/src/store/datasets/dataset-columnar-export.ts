@@ -4,8 +4,9 @@
  * message, then one record batch message per batch, then the end-of-stream
  * marker) written with `apache-arrow`, or a Parquet file written by
  * `parquet-wasm` (the Rust `parquet` crate compiled to WebAssembly) from the
- * same record batches, a row group of up to 131 072 rows at a time. Memory
- * holds a batch or a row group, whatever the length of the dataset.
+ * same record batches, a row group of up to 131 072 rows at a time (16 384
+ * of the wide klv/metadata-packets). Memory holds a batch or a row group,
+ * whatever the length of the dataset.
  *
  * Parquet writer chosen by measurement (2 M PES-like rows: int64s, a
  * float64, a nullable int64, a bool): parquet-wasm 2.2 to 3.3 M rows/s
@@ -33,6 +34,8 @@ export const COLUMNAR_MEDIA_TYPES: Readonly<Record<ColumnarFormat, string>> = {
 
 /** Rows per Parquet row group at most. */
 export const PARQUET_ROW_GROUP_ROWS = 131_072;
+/** Of `klv/metadata-packets` (some 160 columns): the writer holds a row group until it is written, so fewer rows. */
+export const WIDE_PARQUET_ROW_GROUP_ROWS = DEFAULT_BATCH_ROWS / 4;
 
 export interface ColumnarExportOptions extends DatasetQueryOptions {
   /** Rows per record batch (default 65 536). */
@@ -63,13 +66,34 @@ class ArrowMessageWriter extends RecordBatchStreamWriter {
     return this;
   }
 
-  /** The bytes written since the last take, as one chunk. */
-  takeBytes(): Uint8Array {
-    const bytes = Buffer.concat(this.#chunks);
+  /**
+   * The bytes written since the last take: a column's buffer of at least COPY_BELOW bytes as it is (a copy of a
+   * klv/fields batch's texts cost a tenth of the export), the small pieces between (message headers, padding, small
+   * columns) copied together into one chunk.
+   */
+  takeChunks(): Uint8Array[] {
+    const taken: Uint8Array[] = [];
+    const small: Uint8Array[] = [];
+    const flush = (): void => {
+      if (small.length > 0) taken.push(small.length === 1 ? small[0] : Buffer.concat(small));
+      small.length = 0;
+    };
+    for (const chunk of this.#chunks) {
+      if (chunk.byteLength < COPY_BELOW) {
+        small.push(chunk);
+      } else {
+        flush();
+        taken.push(chunk);
+      }
+    }
+    flush();
     this.#chunks.length = 0;
-    return bytes;
+    return taken;
   }
 }
+
+/** Pieces of an Arrow message below this size are copied into one chunk; larger ones are handed over as they are. */
+const COPY_BELOW = 64 * 1024;
 
 function columnarFormat(format: string): ColumnarFormat {
   if (!(COLUMNAR_FORMATS as readonly string[]).includes(format)) {
@@ -84,15 +108,15 @@ function batchSize(value: number | undefined): number {
   return value;
 }
 
-/** The Arrow IPC stream of the batches: a chunk per message group (the schema with the first batch, then a batch a chunk). */
+/** The Arrow IPC stream of the batches, message group by message group (the schema with the first batch, then a batch at a time). */
 function* arrowStream(batches: Iterable<RecordBatch>, writer: ArrowMessageWriter): Generator<Uint8Array, void, undefined> {
   for (const batch of batches) {
     writer.write(batch);
-    yield writer.takeBytes();
+    yield* writer.takeChunks();
   }
   // Writes the schema of an empty dataset, then the end-of-stream marker.
   writer.finish();
-  yield writer.takeBytes();
+  yield* writer.takeChunks();
 }
 
 /** The record batches as a Parquet file, through parquet-wasm (loaded on first use: a 5 MB WebAssembly module). */
@@ -102,7 +126,7 @@ async function* parquetFile(batches: Iterator<RecordBatch, unknown, undefined>, 
     .setCompression(wasm.Compression.SNAPPY)
     .setDictionaryEnabled(false)
     .setStatisticsEnabled(wasm.EnabledStatistics.Chunk)
-    .setMaxRowGroupSize(PARQUET_ROW_GROUP_ROWS)
+    .setMaxRowGroupSize(layout.st0601.length > 0 ? WIDE_PARQUET_ROW_GROUP_ROWS : PARQUET_ROW_GROUP_ROWS)
     .setCreatedBy('klvscope');
   // Texts repeat (names, units, keys): a dictionary makes them a few bytes a row.
   for (const field of [...layout.stored, ...layout.st0601]) if (field.kind === 'utf8') properties = properties.setColumnDictionaryEnabled(field.name, true);

@@ -4,24 +4,38 @@
  * (datasetRows: blocks of packed kinds a row array filled again at each
  * step, table rows as sql.js steps them, klv/fields made from their
  * packets' items) and each value goes straight into its column's typed
- * arrays: no row object is made, but for a metadata packet (its items are
- * decoded to fill the ST 0601 columns) and a field made from an item (the
- * item is decoded).
+ * arrays: no row object is made. An ST 0601 item kept in its packet's
+ * triplet is read from the bytes (st0601-framed-value.ts): its value only
+ * is decoded, for its column in `klv/metadata-packets` or its field's
+ * `value`, the field's hex is written from the bytes and its name and units
+ * are the tag table's, encoded once; only an item that goes to `items` (it
+ * has no column, or the decoder marks it with an error) is decoded whole.
  */
 import { RecordBatch, Schema, Field, Struct, makeData, type Data } from 'apache-arrow';
 import type { SqlValue } from 'sql.js';
 import type { KlvItem } from '../../kernel/observations.js';
-import { arrowTypeOf, createColumnBuilder, type ArrowColumnBuilder, type ColumnValue } from './arrow-column-builders.js';
+import type { LocalSetItem } from '../../klv/local-set.js';
+import { decodeSt0601ItemInto } from '../../klv/st0601-item.js';
+import { st0601Item, type St0601ItemSpec } from '../../klv/st0601-items.js';
+import { frameSt0601Items } from '../../klv/st0601-packet.js';
+import { arrowTypeOf, createColumnBuilder, VariableWidthBuilder, type ArrowColumnBuilder, type ColumnValue } from './arrow-column-builders.js';
 import { datasetRows, type DatasetQuery, type DatasetRowMaker } from './dataset-query.js';
 import type { DatasetParts } from './dataset-parts.js';
 import { datasetArrowLayout, itemHasColumn, st0601ColumnIndex, st0601ColumnValue, type DatasetArrowLayout } from './dataset-arrow-layout.js';
 import type { ItemField } from './klv-field-derivation.js';
 import { decodeJsonValue } from './lossless-json.js';
-import { ST0601_KEY_NAME } from './metadata-items-derivation.js';
+import { itemsFromTriplet, ST0601_KEY_NAME } from './metadata-items-derivation.js';
 import type { ObservationRowCodec } from './observation-row-codec.js';
+import { NOT_DECODED, st0601FramedValue } from './st0601-framed-value.js';
 
 /** Rows per record batch: 16 blocks of a packed kind; a batch of klv/fields is a few MB. */
 export const DEFAULT_BATCH_ROWS = 65_536;
+/**
+ * klv/metadata-packets (some 160 columns) is cut into batches this many times smaller: 4 096 rows, about 8 MB of
+ * columns. A batch of 16 384 rows (30 MB, held two or three times over while it is made, written and, for Parquet,
+ * handed to the writer) made a 2 GB run's Parquet export peak at 316 MB.
+ */
+export const WIDE_BATCH_DIVISOR = 16;
 
 const TAGGED_JSON = 0x7e;
 
@@ -46,6 +60,13 @@ class BatchBuilder {
   /** metadata-packet: where the row holds its items and its key name (-1 otherwise). */
   readonly #itemsAt: number;
   readonly #keyNameAt: number;
+  /** metadata-packet: the ST 0601 columns' values of the row being added, and whether each has one (reused row to row). */
+  readonly #values: unknown[];
+  readonly #set: Uint8Array;
+  /** The columns given a value in the row being added, in the order they were. */
+  readonly #touched: number[] = [];
+  /** klv/fields: each ST 0601 tag's name and units as UTF-8, made once. */
+  readonly #tagTexts: ({ name: Uint8Array; units: Uint8Array | null } | undefined)[] = [];
   rows = 0;
 
   constructor(
@@ -61,6 +82,8 @@ class BatchBuilder {
     const at = (property: string): number => (layout.st0601.length === 0 ? -1 : 1 + codec.columns.findIndex((column) => column.property === property));
     this.#itemsAt = at('items');
     this.#keyNameAt = at('keyName');
+    this.#values = new Array<unknown>(layout.st0601.length);
+    this.#set = new Uint8Array(layout.st0601.length);
   }
 
   stored(row: readonly SqlValue[]): void {
@@ -76,37 +99,70 @@ class BatchBuilder {
 
   /** A metadata packet's items: each ST 0601 item into its column, what has none into `items`. */
   #items(row: readonly SqlValue[]): void {
-    const items = this.codec.decodeDatasetRow(row).items as KlvItem[];
-    const isSt0601 = row[this.#keyNameAt] === ST0601_KEY_NAME;
-    const columns = this.layout.st0601;
-    const values: unknown[] = new Array(columns.length);
-    const set = new Array<boolean>(columns.length).fill(false);
     const rest: KlvItem[] = [];
-    for (const item of items) {
-      const index = isSt0601 && itemHasColumn(item, this.#st0601Index) ? (this.#st0601Index.get(item.tag) as number) : -1;
-      if (index < 0) rest.push(item);
-      else if (columns[index].spec.mayRepeat) ((values[index] ??= []) as unknown[]).push(item.value);
-      else if (set[index]) rest.push(item);
-      else {
-        values[index] = item.value;
-        set[index] = true;
+    const itemsText = row[this.#itemsAt];
+    const keyName = row[this.#keyNameAt] as string;
+    const triplet = row[this.codec.tripletColumn];
+    if (itemsText === null && triplet instanceof Uint8Array && keyName === ST0601_KEY_NAME) {
+      // Kept as its ST 0601 triplet: the items' values read from the bytes, an item decoded only when it goes to `items`.
+      for (const span of frameSt0601Items(triplet, 0, triplet.length)) {
+        const index = this.#st0601Index.get(span.tag);
+        const value = index === undefined ? NOT_DECODED : st0601FramedValue(triplet, span);
+        if (value === NOT_DECODED || !this.#place(index as number, value)) {
+          rest.push(decodeSt0601ItemInto(span.tag, triplet, span.valueOffset, span.valueOffset + span.length, span.tagOffset, null));
+        }
+      }
+    } else {
+      const items = (itemsText === null ? itemsFromTriplet(triplet as Uint8Array | null, keyName, row[0] as number) : decodeJsonValue(itemsText as string)) as KlvItem[];
+      const isSt0601 = keyName === ST0601_KEY_NAME;
+      for (const item of items) {
+        const index = isSt0601 && itemHasColumn(item, this.#st0601Index) ? (this.#st0601Index.get(item.tag) as number) : -1;
+        if (index < 0 || !this.#place(index, item.value)) rest.push(item);
       }
     }
     this.#builders[this.#itemsAt].add(rest.length === 0 ? null : JSON.stringify(rest));
+    // Only the columns of the items the packet has are written; the others stay null (skipTo).
+    const columns = this.layout.st0601;
+    const at = this.rows - 1;
     const first = this.#storedCount;
-    for (let c = 0; c < columns.length; c++) this.#builders[first + c].add(st0601ColumnValue(columns[c], values[c]));
+    for (const index of this.#touched) {
+      const builder = this.#builders[first + index];
+      builder.skipTo(at);
+      builder.add(st0601ColumnValue(columns[index], this.#values[index]));
+      this.#values[index] = undefined;
+      this.#set[index] = 0;
+    }
+    this.#touched.length = 0;
+  }
+
+  /** Puts an item's value in its column; false for a second value of an item that may not repeat (it stays in `items`). */
+  #place(index: number, value: unknown): boolean {
+    if (this.#set[index] === 0) {
+      this.#set[index] = 1;
+      this.#touched.push(index);
+      this.#values[index] = this.layout.st0601[index].spec.mayRepeat ? [value] : value;
+      return true;
+    }
+    if (!this.layout.st0601[index].spec.mayRepeat) return false;
+    (this.#values[index] as unknown[]).push(value);
+    return true;
   }
 
   /** A klv/fields row made from its packet's item (klv-field-derivation.ts), in the klv-field columns' order. */
-  made({ seq, packet, item }: ItemField): void {
+  made(field: ItemField): void {
     this.rows++;
     const b = this.#builders;
-    b[0].add(seq);
+    const { packet } = field;
+    b[0].add(field.seq);
     b[1].add(packet.offset);
     b[2].add(packet.packetIndex);
     b[3].add(packet.t);
     b[4].add(packet.pid);
     b[5].add(packet.klvIndex);
+    // An ST 0601 item still as its bytes: its columns written from them, unless the decoder would mark it with an error.
+    const { triplet, span } = field;
+    if (span != null && triplet != null && this.#fieldFromBytes(triplet, span)) return;
+    const { item } = field;
     b[6].add(item.tag);
     b[7].add(item.name);
     b[8].add(item.rawHex);
@@ -115,9 +171,29 @@ class BatchBuilder {
     b[10].add(item.units);
   }
 
+  /**
+   * The item's columns from its bytes, as the decoded item would fill them (its name and units the tag table's, as
+   * the decoder takes them; its hex written from the bytes); false, having added nothing, when it has no value.
+   */
+  #fieldFromBytes(triplet: Uint8Array, span: LocalSetItem): boolean {
+    const value = st0601FramedValue(triplet, span);
+    if (value === NOT_DECODED) return false;
+    const spec = st0601Item(span.tag) as St0601ItemSpec;
+    const texts = (this.#tagTexts[spec.tag] ??= { name: Buffer.from(spec.name), units: spec.units === null ? null : Buffer.from(spec.units) });
+    const b = this.#builders;
+    b[6].add(spec.tag);
+    b[7].add(texts.name);
+    (b[8] as VariableWidthBuilder).addHexOf(triplet, span.valueOffset, span.valueOffset + span.length);
+    // A finite number's JSON is its String (what the text builder writes of a number); anything else as JSON.stringify writes it.
+    b[9].add(typeof value === 'number' && Number.isFinite(value) ? value : (JSON.stringify(value) ?? 'null'));
+    b[10].add(texts.units);
+    return true;
+  }
+
   take(): RecordBatch {
     const length = this.rows;
     this.rows = 0;
+    for (const builder of this.#builders) builder.skipTo(length);
     const children: Data[] = this.#builders.map((builder) => builder.take());
     return new RecordBatch(this.schema, makeData({ type: new Struct(this.schema.fields), length, children, nullCount: 0 }));
   }
@@ -134,8 +210,8 @@ const KLV_FIELD_ORDER = ['seq', 'offset', 'packetIndex', 't', 'pid', 'klvIndex',
 export function* datasetRecordBatches(parts: DatasetParts, query: DatasetQuery, batchRows = DEFAULT_BATCH_ROWS, total = batchRows): Generator<RecordBatch, string | null, undefined> {
   const layout = datasetArrowLayout(query.dataset);
   // Columns sized for the rows there are (a small dataset need not allocate 65 536 rows of 150 columns), and a
-  // metadata packet's 150 columns in batches of a quarter as many rows.
-  const rowsPerBatch = Math.max(1, Math.min(layout.st0601.length > 0 ? Math.ceil(batchRows / 4) : batchRows, total));
+  // metadata packet's 150 columns in batches of a sixteenth as many rows.
+  const rowsPerBatch = Math.max(1, Math.min(layout.st0601.length > 0 ? Math.ceil(batchRows / WIDE_BATCH_DIVISOR) : batchRows, total));
   const builder = new BatchBuilder(layout, query.codec, rowsPerBatch);
   if (query.dataset.kind === 'klv-field' && query.dataset.fields.join() !== KLV_FIELD_ORDER.join()) {
     throw new Error(`klv/fields columns changed (${query.dataset.fields.join()}): update BatchBuilder.made`);
