@@ -24,7 +24,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { ConnectionShares } from './connection-shares.js';
-import { errorBody } from './error-response.js';
+import { errorBody, type ErrorBody } from './error-response.js';
 
 export interface ConnectionLimits {
   headersTimeoutMs: number;
