@@ -63,5 +63,5 @@ export function createRelayApp(context: RelayContext, options: RelayAppOptions):
 /** A request that may change something changes all of it or, refused (its save too), nothing (RelayService.changeOrRollBack). */
 function allOrNothing(context: RelayContext, route: InspectionRoute): InspectionRoute {
   if (route.method === 'GET') return route;
-  return { ...route, handle: (input) => context.service.changeOrRollBack(async () => route.handle(input)) };
+  return { ...route, handle: (input) => context.service.changeOrRollBack(() => Promise.resolve(route.handle(input))) };
 }

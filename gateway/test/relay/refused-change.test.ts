@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access -- JSON answers are read loosely: the assertions check their values */
 /**
  * Issue 35: a relay request refused after it began to change things (its
  * save refused for a full disk, services-full-disk.test.ts) leaves the
