@@ -11,7 +11,7 @@
  * - headers larger than `maxHeaderBytes`: 431 ERR_HEADERS_TOO_LARGE;
  * - an idle keep-alive connection closes after `keepAliveTimeoutMs` (Node
  *   waits a second more than it advertises), unless a request has arrived
- *   meanwhile: see closeIdleUnlessRequested;
+ *   meanwhile, and not at once after a busy loop: idle-connection-close.ts;
  * - past `maxConnections` open at once, a new connection is answered 503
  *   ERR_TOO_MANY_CONNECTIONS and closed at once, before anything is read:
  *   the connections already open are served as before;
@@ -25,6 +25,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { ConnectionShares } from './connection-shares.js';
 import { errorBody, type ErrorBody } from './error-response.js';
+import { installIdleConnectionClose } from './idle-connection-close.js';
 
 export interface ConnectionLimits {
   headersTimeoutMs: number;
@@ -64,7 +65,7 @@ export function createLimitedServer(handler: RequestListener, limits: Connection
     },
     handler,
   );
-  server.on('timeout', closeIdleUnlessRequested);
+  installIdleConnectionClose(server, limits.keepAliveTimeoutMs);
   let open = 0;
   const shares = new ConnectionShares(limits.maxConnectionsPerAddress);
   server.on('connection', (socket: Socket) => {
@@ -90,23 +91,6 @@ export function createLimitedServer(handler: RequestListener, limits: Connection
     });
   });
   return server;
-}
-
-/**
- * Node closes an idle kept-alive connection from a timer. When the event loop
- * was busy past that timer (a long synchronous job; in issue 35's fuzz run,
- * fast-check making 33,334 requests for 5 s in the process serving them), a
- * request the client sent meanwhile waits unread in the socket, and closing
- * then resets it: the client gets no answer. With this listener Node leaves
- * the closing to us: it happens one turn of the loop later, which reads what
- * has arrived, and only if nothing has. A request that did arrive is served
- * under the headers and request timeouts like any other.
- */
-function closeIdleUnlessRequested(socket: Socket): void {
-  const bytesRead = socket.bytesRead;
-  setImmediate(() => {
-    if (socket.bytesRead === bytesRead) socket.destroy();
-  });
 }
 
 function refuseConnection(socket: Socket, error: ErrorBody): void {
