@@ -6,11 +6,15 @@
 //   live burst     10,000 WebSocket connects at once to the inspection service's tRPC live channel
 //   idle viewer    a viewer of /stream that never reads (its TCP socket paused)
 // and, through all of them, an upload to the relay at a byte a second and a tRPC subscriber that
-// never reads. For each: a normal client's latency (p50/p99 of sequential GETs) before and during
+// never reads. The hostile connections of a scenario come from 127.0.0.1, the upload and the
+// subscriber from 127.0.0.3, and the normal client from 127.0.0.2: three clients to the services,
+// each with its own share of a service's connections (connection-shares.ts; all are loopback).
+// For each: a normal client's latency (p50/p99 of sequential GETs) before and during
 // the attack and the requests it lost, how each hostile connection ended (status or close code, and
 // when), and the services' RSS and open descriptors (peak during the attack, from /proc).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, get } from 'node:http';
 import { connect } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +37,8 @@ const port = (url) => Number(new URL(url).port);
 // The inspection service's URL names its API prefix (/api/v1); its live channel is on the same origin.
 const inspectionOrigin = new URL(services.inspection).origin;
 const keyHeader = { 'x-api-key': services.key };
+const NORMAL_ADDRESS = '127.0.0.2';
+const BACKGROUND_ADDRESS = '127.0.0.3';
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const elapsed = (since) => Math.round(performance.now() - since);
 
@@ -40,6 +46,20 @@ const elapsed = (since) => Math.round(performance.now() - since);
 function processFigures() {
   const rssKb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0);
   return { rssMb: Math.round(rssKb / 1024), fds: readdirSync(`/proc/${child.pid}/fd`).length };
+}
+
+/** A GET from the normal client's own address, kept alive as fetch would; its status, once the body is read. */
+const normalAgent = new Agent({ keepAlive: true, localAddress: NORMAL_ADDRESS });
+function getStatus(url, headers) {
+  return new Promise((resolve, reject) => {
+    const request = get(url, { headers, agent: normalAgent, timeout: 10_000 }, (response) => {
+      response.resume();
+      response.once('end', () => resolve(response.statusCode));
+      response.once('error', reject);
+    });
+    request.once('timeout', () => request.destroy(new Error('timed out')));
+    request.once('error', reject);
+  });
 }
 
 /** Sequential GETs of `url` until `stop()`: latency percentiles (ms) and the requests that got no 2xx. */
@@ -52,9 +72,8 @@ function normalClient(url, headers = {}) {
     while (running) {
       const started = performance.now();
       try {
-        const response = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) });
-        await response.arrayBuffer();
-        if (response.ok) latencies.push(performance.now() - started);
+        const status = await getStatus(url, headers);
+        if (status >= 200 && status < 300) latencies.push(performance.now() - started);
         else failed++;
       } catch {
         failed++;
@@ -191,7 +210,7 @@ function background() {
   const started = performance.now();
   const upload = { kind: 'still open', ms: 0 };
   let text = '';
-  const uploader = connect({ host: '127.0.0.1', port: port(services.relay) }, () => {
+  const uploader = connect({ host: '127.0.0.1', port: port(services.relay), localAddress: BACKGROUND_ADDRESS }, () => {
     uploader.write(`POST /api/platforms HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${services.key}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`);
   });
   uploader.setEncoding('utf8');
@@ -202,7 +221,7 @@ function background() {
     Object.assign(upload, { kind: status ? `${status} ${/"code":"([A-Z_]+)"/.exec(text)?.[1] ?? ''}`.trim() : 'closed without an answer', ms: elapsed(started) });
   });
   const drip = setInterval(() => !uploader.destroyed && uploader.write(' '), 1_000);
-  const subscriber = new WebSocket(`${inspectionOrigin.replace(/^http/, 'ws')}/api/v1/live`, { headers: keyHeader });
+  const subscriber = new WebSocket(`${inspectionOrigin.replace(/^http/, 'ws')}/api/v1/live`, { headers: keyHeader, localAddress: BACKGROUND_ADDRESS });
   let subscribed = false;
   subscriber.on('error', () => undefined);
   subscriber.once('open', () => {
@@ -242,6 +261,7 @@ try {
   report.endedLoad = load();
   report.end = processFigures();
 } finally {
+  normalAgent.destroy();
   child.kill('SIGTERM');
   await new Promise((resolve) => child.once('exit', resolve));
   rmSync(dataDir, { recursive: true, force: true });

@@ -13,12 +13,17 @@ export interface RawHttpClient {
   closed: () => boolean;
 }
 
-/** Connects; resolves once connected. A later error (a reset) only shows as the connection closed. */
-export function rawHttpClient(port: number): Promise<RawHttpClient> {
+/**
+ * Connects; resolves once connected. A later error (a reset) only shows as
+ * the connection closed. `localAddress` binds the client's end to another
+ * loopback address (127.0.0.2, 127.0.0.3, … are all loopback on Linux): to
+ * the service, another client.
+ */
+export function rawHttpClient(port: number, localAddress?: string): Promise<RawHttpClient> {
   return new Promise((resolve, reject) => {
     let text = '';
     let closed = false;
-    const socket = connect({ host: '127.0.0.1', port }, () => resolve({ socket, received: () => text, closed: () => closed }));
+    const socket = connect({ host: '127.0.0.1', port, localAddress }, () => resolve({ socket, received: () => text, closed: () => closed }));
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => (text += chunk));
     socket.on('close', () => (closed = true));

@@ -22,8 +22,18 @@ export interface DatabaseFileOptions {
   create?: boolean;
 }
 
+/** The database as it was at one moment, for DatabaseFile.restore(). */
+export interface DatabaseSnapshot {
+  readonly bytes: Uint8Array;
+  /** The count of exports (each reopens the database, restarting SQLite's count of changes) and of changes after it. */
+  readonly exports: number;
+  readonly changes: number;
+}
+
 export class DatabaseFile {
   #db: Database | undefined;
+  /** How many times export() has reopened the database (saves and snapshots): SQLite's count of changes restarts at each. */
+  #exports = 0;
   /** Saves run one after another, so the file on disk only moves forward. */
   #saving: Promise<void> = Promise.resolve();
   /** Set while the file on disk lacks something the schema has (a new database, a migration): not counted as row changes. */
@@ -113,6 +123,7 @@ export class DatabaseFile {
    */
   save(): Promise<void> {
     const bytes = this.db.export();
+    this.#exports++;
     // export() reopens the database inside sql.js, which restarts the count of changes: read it afterwards.
     this.#changesAtSave = totalChanges(this.db);
     this.#unsaved = false;
@@ -125,6 +136,37 @@ export class DatabaseFile {
       });
     this.#saving = written.catch(() => undefined); // one failed save does not block the next
     return written;
+  }
+
+  /**
+   * The database as it is now, to go back to with restore() when a change
+   * must be undone whole (issue 35: a relay change refused for a full disk
+   * must not wait in memory to be saved later). Not inside a transaction,
+   * as save(). Leaves what is unsaved unsaved.
+   */
+  snapshot(): DatabaseSnapshot {
+    const unsaved = this.hasChanges;
+    const bytes = this.db.export();
+    this.#exports++;
+    this.#changesAtSave = totalChanges(this.db);
+    if (unsaved) this.#unsaved = true;
+    return { bytes, exports: this.#exports, changes: this.#changesAtSave };
+  }
+
+  /**
+   * Puts the in-memory database back as it was at `snapshot`; false when
+   * nothing had changed since. What is on disk is untouched: the next save
+   * writes the database as restored (a save made since the snapshot is
+   * thereby undone on disk too).
+   */
+  restore(snapshot: DatabaseSnapshot): boolean {
+    const current = this.db;
+    if (this.#exports === snapshot.exports && totalChanges(current) === snapshot.changes) return false;
+    this.#db = new (loadedSqlEngine().Database)(snapshot.bytes);
+    current.close();
+    this.#changesAtSave = totalChanges(this.#db);
+    this.#unsaved = true;
+    return true;
   }
 
   /** Whether anything changed since the last save (or the file is new or was migrated). */

@@ -24,7 +24,7 @@ export { createSqlJsCatalog, openSqlJsCatalog } from './sqljs-catalog.js';
 export { CONSISTENCY_QUERIES } from './catalog-consistency.js';
 export { defaultDataDir, DATA_DIR_ENV } from './data-dir.js';
 export { DataFolderLock, LOCK_FILE_NAME, type LockHolder } from './data-folder-lock.js';
-export { DatabaseFile, type DatabaseFileOptions } from './database-file.js';
+export { DatabaseFile, type DatabaseFileOptions, type DatabaseSnapshot } from './database-file.js';
 export { loadSqlEngine } from './sql-engine.js';
 export { migrateDatabase, schemaVersionOf, assertMigrationOrder, type Migration, type MigrationOutcome } from './schema-migrations.js';
 export { inTransaction } from './sql-transaction.js';

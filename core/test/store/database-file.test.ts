@@ -111,6 +111,30 @@ describe('DatabaseFile', () => {
     expect(await readdir(folder.path)).to.deep.equal([live]);
   });
 
+  it('goes back to a snapshot after a change and a save, keeps unsaved changes unsaved, and says when nothing changed', async () => {
+    const path = join(folder.path, 'snapshot.sqlite');
+    const file = await DatabaseFile.open(path, { label: 'notes', migrations: NOTES });
+    file.db.run("INSERT INTO notes VALUES ('saved')");
+    await file.save();
+    file.db.run("INSERT INTO notes VALUES ('unsaved before the snapshot')");
+    const snapshot = file.snapshot();
+    // The snapshot's export restarts SQLite's count of changes: what was unsaved is still to be saved.
+    expect(file.hasChanges).to.equal(true);
+    expect(file.restore(snapshot), 'nothing changed since').to.equal(false);
+
+    file.db.run("INSERT INTO notes VALUES ('undone')");
+    await file.save();
+    expect(file.restore(snapshot)).to.equal(true);
+    expect(notesOf(file)).to.deep.equal(['saved', 'unsaved before the snapshot']);
+    // The disk holds the undone change until the next save, which writes the database as restored.
+    expect(file.hasChanges).to.equal(true);
+    await file.saveIfChanged();
+    await file.close();
+    const reopened = await DatabaseFile.open(path, { label: 'notes', migrations: NOTES });
+    expect(notesOf(reopened)).to.deep.equal(['saved', 'unsaved before the snapshot']);
+    await reopened.close();
+  });
+
   it('refuses a missing file when asked not to create one', async () => {
     const path = join(folder.path, 'absent.sqlite');
     const error = await DatabaseFile.open(path, { label: 'ingest run r1', migrations: [], create: false }).catch((e: unknown) => e);

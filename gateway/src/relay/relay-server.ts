@@ -48,7 +48,7 @@ export function createRelayApp(context: RelayContext, options: RelayAppOptions):
   const app = fastify({ ...serviceFastifyOptions(BODY_LIMIT_BYTES), serverFactory: (handler) => createLimitedServer(handler, { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits }) });
   const loopback = isLoopbackHost(options.host);
   // On loopback, reads are open to the machine's own users; bound to a network address, only health answers without the key.
-  const routes = RELAY_ROUTE_MODULES.flatMap((module) => module(context)).map((route) => ({ ...route, public: route.public === true && (loopback || route.path === '/health') }));
+  const routes = RELAY_ROUTE_MODULES.flatMap((module) => module(context)).map((route) => ({ ...allOrNothing(context, route), public: route.public === true && (loopback || route.path === '/health') }));
   if (loopback) installHostHeaderGuard(app);
   installApiKeyGuard(app, options.apiKey);
   installErrorHandling(app);
@@ -58,4 +58,10 @@ export function createRelayApp(context: RelayContext, options: RelayAppOptions):
   installDocsPage(app, options.docs, () => openApi, loopback);
   installConsolePage(app, options.console);
   return { app, routes };
+}
+
+/** A request that may change something changes all of it or, refused (its save too), nothing (RelayService.changeOrRollBack). */
+function allOrNothing(context: RelayContext, route: InspectionRoute): InspectionRoute {
+  if (route.method === 'GET') return route;
+  return { ...route, handle: (input) => context.service.changeOrRollBack(() => Promise.resolve(route.handle(input))) };
 }

@@ -4,7 +4,9 @@
  * status records, and the state kept on each channel's row so that a
  * restart starts again what was running. Saves are atomic
  * (core's DatabaseFile); changes by events are saved within SAVE_DELAY_MS,
- * changes by requests before the answer.
+ * changes by requests before the answer. A request's change is all or
+ * nothing (changeOrRollBack): one that fails, its save included, leaves
+ * the database and the running channels as they were.
  */
 import type { LiveSource } from '@klvscope/adapters';
 import { RELAY_LOG_MESSAGES, RELAY_SERVER_STATUS, deleteRelayChannel, getRelayChannel, getRelayPlatform, insertRelayRecord, listRelayChannels, trimRelayRecords, setRelayChannelRuntime, type RelayChannelDefinition, type RelayChannelRow, type RelayDatabase, type RelayOutputState, type SqlDatabase } from '@klvscope/core/store';
@@ -46,6 +48,8 @@ export class RelayService {
   private readonly meters = new Map<string, BitrateMeter>();
   private saveTimer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** Requests' changes run one after another: undoing one must not undo another's. */
+  private changes: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: RelayServiceOptions) {}
 
@@ -58,6 +62,45 @@ export class RelayService {
     if (this.saveTimer !== null) clearTimeout(this.saveTimer);
     this.saveTimer = null;
     await this.options.database.file.saveIfChanged();
+  }
+
+  /**
+   * Runs a request's change (which saves before it returns). When it throws
+   * (a save refused for a full disk: 503 ERR_STORE_DISK_FULL), the database
+   * goes back to what it was before, and the channels run as it says, so a
+   * client that repeats the request once there is space makes its change
+   * once (issue 35). Events' changes (log messages, states) made while the
+   * change ran go back with it.
+   */
+  changeOrRollBack<T>(change: () => Promise<T>): Promise<T> {
+    const run = this.changes.then(async () => {
+      const before = this.options.database.file.snapshot();
+      try {
+        return await change();
+      } catch (error) {
+        if (this.options.database.file.restore(before)) {
+          await this.runAsRecorded();
+          this.saveSoon();
+        }
+        throw error;
+      }
+    });
+    this.changes = run.catch(() => undefined);
+    return run;
+  }
+
+  /** After a roll-back: runtimes of channels gone, stopped or redefined stop; channels recorded as running run. */
+  private async runAsRecorded(): Promise<void> {
+    for (const [channelId, runtime] of [...this.runtimes]) {
+      const row = getRelayChannel(this.db, channelId);
+      if (row === null || (runtime.running && !row.running) || !sameDefinition(runtime.definition, row)) {
+        await runtime.stop();
+        this.runtimes.delete(channelId);
+      }
+    }
+    for (const row of listRelayChannels(this.db)) {
+      if (row.running && row.enabled && !this.runtimes.has(row.channelId)) await this.startRuntime(row);
+    }
   }
 
   private saveSoon(): void {
@@ -115,23 +158,26 @@ export class RelayService {
     const halted = this.runtimes.get(channelId);
     // A channel that stopped by itself (a loop) starts again on a command, with its definition as it is now.
     if (halted !== undefined && !halted.running) this.runtimes.delete(channelId);
-    if (!this.runtimes.has(channelId)) {
-      let meter = this.meters.get(channelId);
-      if (meter === undefined || meter.outputCount !== row.outputs.length) this.meters.set(channelId, (meter = new BitrateMeter(row.outputs.length)));
-      const runtime = new ChannelRelay(row, this.eventsOf(channelId), {
-        openSource: this.options.openSource,
-        noSignalMs: this.options.noSignalMs,
-        onRelayed: this.options.onRelayed,
-        meter,
-        retryMs: this.options.inputRetryMs,
-        errorRepeatMs: this.options.errorRepeatMs,
-      });
-      this.runtimes.set(channelId, runtime);
-      setRelayChannelRuntime(this.db, channelId, { running: true });
-      await runtime.start();
-    }
+    if (!this.runtimes.has(channelId)) await this.startRuntime(row);
     await this.save();
     return this.view(this.channelRow(channelId));
+  }
+
+  private async startRuntime(row: RelayChannelRow): Promise<void> {
+    const { channelId } = row;
+    let meter = this.meters.get(channelId);
+    if (meter === undefined || meter.outputCount !== row.outputs.length) this.meters.set(channelId, (meter = new BitrateMeter(row.outputs.length)));
+    const runtime = new ChannelRelay(row, this.eventsOf(channelId), {
+      openSource: this.options.openSource,
+      noSignalMs: this.options.noSignalMs,
+      onRelayed: this.options.onRelayed,
+      meter,
+      retryMs: this.options.inputRetryMs,
+      errorRepeatMs: this.options.errorRepeatMs,
+    });
+    this.runtimes.set(channelId, runtime);
+    setRelayChannelRuntime(this.db, channelId, { running: true });
+    await runtime.start();
   }
 
   async stopChannel(channelId: string): Promise<ChannelView> {

@@ -137,6 +137,8 @@ async function recording(): Promise<unknown> {
   }
 }
 
+const platforms = async (url: string): Promise<Array<{ name: string }>> => (await (await fetch(`${url}/api/platforms`)).json()) as Array<{ name: string }>;
+
 async function relayScenario(): Promise<unknown> {
   const key = 'full-disk-key-0123456789abcdef';
   const relay = await startRelayServer({ dataDir, port: 0, env: {}, apiKey: key });
@@ -149,17 +151,20 @@ async function relayScenario(): Promise<unknown> {
     const withSpace = await post('before the disk filled');
     const before = digest(databaseFile);
     const ballast = fillDisk(folder);
+    const platformsBefore = await platforms(relay.url);
     const full = await post('on the full disk');
     const health = (await fetch(`${relay.url}/api/health`)).status;
-    const onFullDisk = { databaseUnchanged: digest(databaseFile) === before, temporaries: temporaries(), health };
+    const onFullDisk = { databaseUnchanged: digest(databaseFile) === before, temporaries: temporaries(), health, platformsUnchanged: JSON.stringify(await platforms(relay.url)) === JSON.stringify(platformsBefore) };
     ballast.remove();
-    const again = await post('after space returned');
+    // The client repeats its refused request once there is space.
+    const again = await post('on the full disk');
+    const namesServed = (await platforms(relay.url)).map(({ name }) => name);
     await relay.close();
     // What a relay started later finds on disk.
     const reopened = await startRelayServer({ dataDir, port: 0, env: {}, apiKey: key });
-    const names = ((await (await fetch(`${reopened.url}/api/platforms`)).json()) as Array<{ name: string }>).map(({ name }) => name);
+    const names = (await platforms(reopened.url)).map(({ name }) => name);
     await reopened.close();
-    return { withSpace: withSpace.status, full, onFullDisk, again: again.status, names };
+    return { withSpace: withSpace.status, full, onFullDisk, again: again.status, namesServed, names };
   } finally {
     await relay.close();
   }

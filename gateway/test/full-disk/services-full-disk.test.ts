@@ -104,21 +104,24 @@ describe('the services on a disk that fills', function () {
     expect(outcome.wholePacketsAfter).to.equal(true);
   });
 
-  it("the relay's saves: 503 ERR_STORE_DISK_FULL naming the disk, its database file as it was, saved again once space returns", async () => {
+  it("the relay's saves: 503 ERR_STORE_DISK_FULL naming the disk, its database file and its platforms as they were, the same request done once when repeated after space returns", async () => {
     const outcome = await runPath<{
       withSpace: number;
       full: { status: number; body: { error: { code: string; message: string; details: { folder: string } } } };
-      onFullDisk: { databaseUnchanged: boolean; temporaries: string[]; health: number };
+      onFullDisk: { databaseUnchanged: boolean; temporaries: string[]; health: number; platformsUnchanged: boolean };
       again: number;
+      namesServed: string[];
       names: string[];
     }>('relay');
     expect(outcome.withSpace).to.equal(201);
     expect(outcome.full.status).to.equal(503);
     expect(outcome.full.body.error.code).to.equal('ERR_STORE_DISK_FULL');
     expect(outcome.full.body.error.message).to.match(/^the disk holding \S+\/data\/relay is full \(ENOSPC\): relay database was not saved; its previous file is intact/);
-    expect(outcome.onFullDisk).to.deep.equal({ databaseUnchanged: true, temporaries: [], health: 200 });
+    // The refused change was undone in memory too: GET /platforms answers as before it.
+    expect(outcome.onFullDisk).to.deep.equal({ databaseUnchanged: true, temporaries: [], health: 200, platformsUnchanged: true });
     expect(outcome.again).to.equal(201);
-    // The refused save's change waited in memory (as a live session's rows do) and went to disk with the next save.
-    expect(outcome.names).to.deep.equal(['before the disk filled', 'on the full disk', 'after space returned']);
+    // The repeated POST made its platform once, served and on disk.
+    expect(outcome.namesServed).to.deep.equal(['before the disk filled', 'on the full disk']);
+    expect(outcome.names).to.deep.equal(['before the disk filled', 'on the full disk']);
   });
 });

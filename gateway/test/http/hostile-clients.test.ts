@@ -15,7 +15,10 @@ import { startRelayServer, type RunningRelayServer } from '../../src/relay/start
 import { startStreamingServer, type RunningStreamingServer } from '../../src/streaming/start-streaming-server.js';
 import { rawHttpClient } from '../../../test-support/raw-http-client.js';
 
-const LIMITS: Partial<ConnectionLimits> = { headersTimeoutMs: 1_000, requestTimeoutMs: 2_000, checkIntervalMs: 100, maxConnections: 40, maxHeaderBytes: 8 * 1024 };
+const LIMITS: Partial<ConnectionLimits> = { headersTimeoutMs: 1_000, requestTimeoutMs: 2_000, checkIntervalMs: 100, maxConnections: 40, maxConnectionsPerAddress: 30, maxHeaderBytes: 8 * 1024 };
+// Clients told apart by the loopback address their end is bound to (fetch's own come from 127.0.0.1).
+const HOSTILE_ADDRESS = '127.0.0.2';
+const OTHER_ADDRESS = '127.0.0.3';
 const KEY = 'hostile-key-0123456789abcdef';
 
 /** The status line's code and the JSON error body's code of a raw answer. */
@@ -50,7 +53,7 @@ describe('a service under hostile clients', function () {
   const health = async (): Promise<number> => (await fetch(`${relay.url}/api/health`)).status;
 
   it('answers others while 30 clients send their headers a byte at a time, and ends those with 408 ERR_REQUEST_TIMEOUT past the headers timeout', async () => {
-    const slow = await Promise.all(Array.from({ length: 30 }, () => rawHttpClient(port)));
+    const slow = await Promise.all(Array.from({ length: 30 }, () => rawHttpClient(port, HOSTILE_ADDRESS)));
     const request = 'GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ' + 'x'.repeat(200);
     let sent = 0;
     // A byte every 50 ms to each: the headers would take 10 s, ten times the timeout.
@@ -88,8 +91,9 @@ describe('a service under hostile clients', function () {
   });
 
   it('answers a connection past its cap with 503 ERR_TOO_MANY_CONNECTIONS, serves those open, and takes new ones once they close', async () => {
-    const held = await Promise.all(Array.from({ length: 40 }, () => rawHttpClient(port)));
-    const extra = await rawHttpClient(port);
+    // 30 from one address (its whole share) and 10 from another: the cap of 40.
+    const held = await Promise.all(Array.from({ length: 40 }, (_, index) => rawHttpClient(port, index < 30 ? HOSTILE_ADDRESS : OTHER_ADDRESS)));
+    const extra = await rawHttpClient(port, '127.0.0.4');
     await until('the refusal', 10_000, () => extra.closed());
     expect(answerOf(extra.received())).to.deep.equal({ status: 503, code: 'ERR_TOO_MANY_CONNECTIONS' });
     // A connection already open is still served.
@@ -100,13 +104,39 @@ describe('a service under hostile clients', function () {
     await until('a new connection served', 10_000, async () => (await health().catch(() => 0)) === 200);
   });
 
+  it('refuses an address past its share of the cap with 503 ERR_TOO_MANY_CONNECTIONS_FROM_ADDRESS, while another address is answered', async () => {
+    const held = await Promise.all(Array.from({ length: 30 }, () => rawHttpClient(port, HOSTILE_ADDRESS)));
+    const refused = await rawHttpClient(port, HOSTILE_ADDRESS);
+    await until('the refusal', 10_000, () => refused.closed());
+    const raw = refused.received();
+    expect(answerOf(raw)).to.deep.equal({ status: 503, code: 'ERR_TOO_MANY_CONNECTIONS_FROM_ADDRESS' });
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).to.have.nested.property('error.details.maxConnectionsPerAddress', 30);
+    expect(raw).to.match(/\r\nRetry-After: 1\r\n/);
+
+    // Another client, while the first holds its whole share: accepted and answered.
+    const other = await rawHttpClient(port, OTHER_ADDRESS);
+    other.socket.write('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    await until('the other address answered', 10_000, () => other.closed());
+    expect(answerOf(other.received()).status).to.equal(200);
+
+    // One of the first address's connections closes: its next one is taken.
+    held[0].socket.destroy();
+    await until('the share freed', 10_000, async () => {
+      const next = await rawHttpClient(port, HOSTILE_ADDRESS);
+      next.socket.write('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+      await until('an answer', 10_000, () => next.closed());
+      return answerOf(next.received()).status === 200;
+    });
+    for (const client of held) client.socket.destroy();
+  });
+
   describe('the streaming module under a burst of WebSocket viewers', () => {
     let streaming: RunningStreamingServer;
 
     before(async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'klvscope-hostile-stream-'));
       folders.push(dataDir);
-      streaming = await startStreamingServer({ dataDir, port: 0, env: {}, config: { concurrentClients: 5, user: 'u', password: 'p' }, connectionLimits: { ...LIMITS, maxConnections: 500 } });
+      streaming = await startStreamingServer({ dataDir, port: 0, env: {}, config: { concurrentClients: 5, user: 'u', password: 'p' }, connectionLimits: { ...LIMITS, maxConnections: 500, maxConnectionsPerAddress: 500 } });
     });
 
     after(async () => {
