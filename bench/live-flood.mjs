@@ -7,8 +7,9 @@
 // (V8's heap against the array buffers outside it, from bench/memory-probe.mjs), and the session's
 // findings, records and what its REST surface keeps. --repo lets the same flood measure another checkout
 // (main) for a before/after comparison; --node-option passes a flag to the service's node (repeatable).
-// --bundle runs the built command (gateway/bin/klvscope.cjs, after `npm run build`) as a user runs it,
-// without tsx's compiler in the process.
+// --bundle runs the built command (gateway/bin/klvscope.cjs, after `npm run build`) as `npm start` runs it
+// (node's options and glibc's allocator settings of package.json's start script), without tsx's compiler
+// in the process. MALLOC_* and GLIBC_TUNABLES of the calling shell are passed on (and win), to measure others.
 import { spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { freeUdpPort } from '../test-support/free-udp-port.ts';
 import { hostileDatagrams } from '../test-support/hostile-datagrams.ts';
+import { npmStartOptions } from './npm-start-options.mjs';
 
 const { values } = parseArgs({ options: { repo: { type: 'string' }, seconds: { type: 'string', default: '25' }, rate: { type: 'string', default: '20000' }, 'node-option': { type: 'string', multiple: true, default: [] }, bundle: { type: 'boolean', default: false } } });
 const repo = resolve(values.repo ?? join(dirname(fileURLToPath(import.meta.url)), '..'));
@@ -32,11 +34,17 @@ const tsx = import.meta.resolve('tsx');
 const probeFile = join(dataDir, '..', `${dataDir.split('/').pop()}-memory.jsonl`);
 const probe = join(dirname(fileURLToPath(import.meta.url)), 'memory-probe.mjs');
 const command = values.bundle ? [join(repo, 'gateway/bin/klvscope.cjs')] : ['--conditions=source', '--import', tsx, join(repo, 'gateway/src/cli/main.ts')];
-const server = spawn(process.execPath, [...values['node-option'], '--import', probe, ...command, 'serve', '--data-dir', dataDir, '--port', '0'], {
+// The bundle runs as `npm start` runs the services: its node options and allocator settings (package.json).
+const startOptions = values.bundle ? npmStartOptions(repo) : { env: {}, nodeOptions: [] };
+const server = spawn(process.execPath, [...startOptions.nodeOptions, ...values['node-option'], '--import', probe, ...command, 'serve', '--data-dir', dataDir, '--port', '0'], {
   cwd: repo,
-  env: { PATH: process.env.PATH, KLVSCOPE_MEMORY_PROBE: probeFile, ...(process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {}) },
+  env: { PATH: process.env.PATH, KLVSCOPE_MEMORY_PROBE: probeFile, ...startOptions.env, ...allocatorSettings() },
   stdio: ['ignore', 'pipe', 'ignore'],
 });
+/** glibc's allocator settings of this shell (MALLOC_*_, GLIBC_TUNABLES), passed on so that their effect on the peak can be measured. */
+function allocatorSettings() {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('MALLOC_') || name === 'GLIBC_TUNABLES'));
+}
 const rssMb = () => {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'));
   return match ? Number(match[1]) / 1024 : NaN;

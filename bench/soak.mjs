@@ -1,6 +1,6 @@
 // `npm run soak [-- --minutes 60 --sample-seconds 60 --out DIR]` (not in CI): issue 35's soak. All three
 // services in one `klvscope start` as `npm start` runs it (the built command, gateway/bin/klvscope.cjs, with
-// --v8-pool-size=0; --sources runs gateway/src through tsx instead, whose compiler and source maps hold
+// the node options and allocator settings of package.json's start script; --sources runs gateway/src through tsx instead, whose compiler and source maps hold
 // about 60 MB more of RSS than the command a user runs), inside a private network
 // namespace made for the run (unshare --net: loopback only, 224.0.0.0/4 routed to it), under a mixed load
 // that keeps every long-lived path busy at once:
@@ -31,6 +31,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { npmStartOptions } from './npm-start-options.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..');
@@ -103,9 +104,11 @@ const inspectedFile = join(recordings, 'inspected.ts');
 writeFileSync(inspectedFile, generateTransportStream({ bitrate: 2_000_000, seed: 37, durationSeconds: 5, faults: [{ kind: 'drop-packet', atSeconds: 2 }] }).bytes);
 
 const probeFile = join(work, 'memory.jsonl');
+// The options `npm start` gives node and glibc's allocator, from package.json itself.
+const startOptions = npmStartOptions(repo);
 const service = spawn(
   process.execPath,
-  ['--v8-pool-size=0', ...values['node-option'], '--import', join(here, 'memory-probe.mjs'), ...(values.sources ? ['--conditions=source', '--import', import.meta.resolve('tsx'), join(repo, 'gateway/src/cli/main.ts')] : [join(repo, 'gateway/bin/klvscope.cjs')]), 'start', '--data-dir', dataDir, '--port', '0', '--stream-port', '0', '--relay-port', '0', '--recordings-keep-gb', values['recordings-keep-gb']],
+  [...startOptions.nodeOptions, ...values['node-option'], '--import', join(here, 'memory-probe.mjs'), ...(values.sources ? ['--conditions=source', '--import', import.meta.resolve('tsx'), join(repo, 'gateway/src/cli/main.ts')] : [join(repo, 'gateway/bin/klvscope.cjs')]), 'start', '--data-dir', dataDir, '--port', '0', '--stream-port', '0', '--relay-port', '0', '--recordings-keep-gb', values['recordings-keep-gb']],
   {
     cwd: repo,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -115,6 +118,7 @@ const service = spawn(
       KLVSCOPE_STREAM_USER: STREAM_USER,
       KLVSCOPE_STREAM_PASSWORD: STREAM_PASSWORD,
       KLVSCOPE_MEMORY_PROBE: probeFile,
+      ...startOptions.env,
     },
   },
 );
