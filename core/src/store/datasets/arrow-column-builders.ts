@@ -20,6 +20,8 @@ export interface ArrowColumnBuilder {
   readonly type: DataType;
   /** Adds the next row's value; null (and, in a number column, any value that is not a number of the column) makes a null. */
   add(value: ColumnValue): void;
+  /** Adds `values[from, to)` (a stored block's number column), null where `nulls` holds 1: as many add calls would. */
+  addNumbers(values: Float64Array, from: number, to: number, nulls: Uint8Array | null): void;
   /** Adds nulls until the column holds `rows` rows (a column most rows leave empty is filled only where they have a value). */
   skipTo(rows: number): void;
   /** The rows added since the last take, as Arrow data; the builder starts again empty. */
@@ -66,6 +68,7 @@ abstract class FixedWidthBuilder implements ArrowColumnBuilder {
   }
 
   abstract add(value: ColumnValue): void;
+  abstract addNumbers(values: Float64Array, from: number, to: number, nulls: Uint8Array | null): void;
   protected abstract values(rows: number): ArrayBufferView;
   /** Zeroes the values of rows `from` to `to` (a null's value is 0, as add writes it). */
   protected abstract clear(from: number, to: number): void;
@@ -111,6 +114,27 @@ class Int64Builder extends FixedWidthBuilder {
     this.#halves[2 * at + 1] = high;
   }
 
+  addNumbers(values: Float64Array, from: number, to: number, nulls: Uint8Array | null): void {
+    const halves = this.#halves;
+    const validity = this.validity;
+    let at = this.count;
+    for (let i = from; i < to; i++, at++) {
+      const value = values[i];
+      const valid = (nulls === null || nulls[i] === 0) && Number.isSafeInteger(value);
+      validity.set(at, valid);
+      const number = valid ? value : 0;
+      if ((number | 0) === number) {
+        halves[2 * at] = number;
+        halves[2 * at + 1] = number < 0 ? -1 : 0;
+      } else {
+        const high = Math.floor(number / TWO_TO_32);
+        halves[2 * at] = (number - high * TWO_TO_32) | 0;
+        halves[2 * at + 1] = high;
+      }
+    }
+    this.count = at;
+  }
+
   protected clear(from: number, to: number): void {
     this.#halves.fill(0, 2 * from, 2 * to);
   }
@@ -135,6 +159,18 @@ class Float64Builder extends FixedWidthBuilder {
     this.#values[at] = valid ? value : 0;
   }
 
+  addNumbers(values: Float64Array, from: number, to: number, nulls: Uint8Array | null): void {
+    const at = this.count;
+    // The numbers in one copy; then a null row's value made 0, as add makes it.
+    this.#values.set(values.subarray(from, to), at);
+    for (let i = from; i < to; i++) {
+      const valid = nulls === null || nulls[i] === 0;
+      this.validity.set(at + i - from, valid);
+      if (!valid) this.#values[at + i - from] = 0;
+    }
+    this.count = at + to - from;
+  }
+
   protected values(rows: number): Float64Array {
     return this.#values.slice(0, rows);
   }
@@ -156,6 +192,10 @@ class BoolBuilder extends FixedWidthBuilder {
     const at = this.count++;
     this.validity.set(at, value !== null);
     if (value === 1) this.#bits[at >> 3] |= 1 << (at & 7);
+  }
+
+  addNumbers(values: Float64Array, from: number, to: number, nulls: Uint8Array | null): void {
+    for (let i = from; i < to; i++) this.add(nulls !== null && nulls[i] === 1 ? null : values[i]);
   }
 
   protected values(rows: number): Uint8Array {
@@ -209,6 +249,10 @@ export class VariableWidthBuilder implements ArrowColumnBuilder {
       this.#addText(String(value));
     }
     this.#offsets[at + 1] = this.#used;
+  }
+
+  addNumbers(values: Float64Array, from: number, to: number, nulls: Uint8Array | null): void {
+    for (let i = from; i < to; i++) this.add(nulls !== null && nulls[i] === 1 ? null : values[i]);
   }
 
   /**
