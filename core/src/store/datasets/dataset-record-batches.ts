@@ -237,7 +237,7 @@ function* blockRows(parts: DatasetParts, query: DatasetQuery, builder: BatchBuil
           if (builder.rows >= rowsPerBatch) yield;
           continue;
         }
-        const block = rows as PackedBlock;
+        const block = rows;
         for (let from = 0; from < block.rows; ) {
           const to = Math.min(block.rows, from + rowsPerBatch - builder.rows);
           builder.block(block, from, to);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Binary, makeVector, Utf8 } from 'apache-arrow';
+import { Binary, makeVector, Utf8, type Data } from 'apache-arrow';
 import { createColumnBuilder, VariableWidthBuilder } from '../../../src/store/datasets/arrow-column-builders.js';
 
 // Short ASCII values are copied a character at a time, anything else through Buffer#write: both must give the same UTF-8.
@@ -13,7 +13,7 @@ describe('Arrow text and bytes columns', () => {
     builder.add(null);
     builder.add(-12.345678901234567);
     builder.add(4096);
-    const vector = makeVector(builder.take());
+    const vector = makeVector(builder.take() as Data<Utf8>);
     expect(vector.toArray()).to.deep.equal([...texts, null, String(-12.345678901234567), '4096']);
     const data = vector.data[0];
     expect(data.values.byteLength).to.equal(data.valueOffsets[data.length]);
@@ -27,16 +27,16 @@ describe('Arrow text and bytes columns', () => {
     builder.add(short);
     builder.add(longBytes);
     builder.add(new Uint8Array(0));
-    const first = makeVector(builder.take());
-    expect(first.toArray().map((value: Uint8Array | null) => (value === null ? null : [...value]))).to.deep.equal([[...short], [...longBytes], []]);
+    const first = makeVector(builder.take() as Data<Binary>);
+    expect([...first].map((value) => (value === null ? null : [...value]))).to.deep.equal([[...short], [...longBytes], []]);
     builder.add(Uint8Array.from([9]));
-    expect([...(makeVector(builder.take()).get(0) as Uint8Array)]).to.deep.equal([9]);
+    expect([...(makeVector(builder.take() as Data<Binary>).get(0) as Uint8Array)]).to.deep.equal([9]);
   });
 
   it('grows past its first 64 KB without losing what it held', () => {
     const builder = new VariableWidthBuilder(new Utf8(), 2000);
     const rows = Array.from({ length: 2000 }, (_, i) => `row ${i} ${'y'.repeat(i % 60)}`);
     for (const row of rows) builder.add(row);
-    expect(makeVector(builder.take()).toArray()).to.deep.equal(rows);
+    expect(makeVector(builder.take() as Data<Utf8>).toArray()).to.deep.equal(rows);
   });
 });
