@@ -20,12 +20,13 @@ import { st0601Item, type St0601ItemSpec } from '../../klv/st0601-items.js';
 import { frameSt0601Items } from '../../klv/st0601-packet.js';
 import { arrowTypeOf, createColumnBuilder, VariableWidthBuilder, type ArrowColumnBuilder, type ColumnValue } from './arrow-column-builders.js';
 import { datasetRows, type DatasetQuery, type DatasetRowMaker } from './dataset-query.js';
-import type { DatasetParts } from './dataset-parts.js';
+import { partRows, type DatasetParts } from './dataset-parts.js';
 import { datasetArrowLayout, itemHasColumn, st0601ColumnIndex, st0601ColumnValue, type DatasetArrowLayout } from './dataset-arrow-layout.js';
 import type { ItemField } from './klv-field-derivation.js';
 import { decodeJsonValue } from './lossless-json.js';
 import { itemsFromTriplet, ST0601_KEY_NAME } from './metadata-items-derivation.js';
 import type { ObservationRowCodec } from './observation-row-codec.js';
+import { packedBlocks, PACKED_KINDS, type PackedBlock } from './observation-block-codec.js';
 import { NOT_DECODED, st0601FramedValue } from './st0601-framed-value.js';
 
 /** Rows per record batch: 16 blocks of a packed kind; a batch of klv/fields is a few MB. */
@@ -95,6 +96,26 @@ class BatchBuilder {
       builders[c].add(this.#json[c] ? plainJsonText(value) : (value));
     }
     if (this.#itemsAt >= 0) this.#items(row);
+  }
+
+  /**
+   * Rows `[from, to)` of a stored block of a kind without ST 0601 columns, a column at a time: a number column copied
+   * from the block's numbers, a text or bytes column value by value, as `stored` adds them.
+   */
+  block(block: PackedBlock, from: number, to: number): void {
+    this.rows += to - from;
+    const builders = this.#builders;
+    for (let c = 0; c < this.#storedCount; c++) {
+      const values = block.column(c);
+      const nulls = block.nullFlags(c);
+      const builder = builders[c];
+      if (values instanceof Float64Array) {
+        builder.addNumbers(values, from, to, nulls);
+        continue;
+      }
+      const json = this.#json[c];
+      for (let i = from; i < to; i++) builder.add(nulls !== null && nulls[i] === 1 ? null : json ? plainJsonText(values[i]) : values[i]);
+    }
   }
 
   /** A metadata packet's items: each ST 0601 item into its column, what has none into `items`. */
@@ -199,6 +220,38 @@ class BatchBuilder {
   }
 }
 
+/**
+ * Every row of a packed kind (no filter, no paging) into the builder, block by block; pauses (its step yields) each
+ * time the builder holds `rowsPerBatch` rows. Returns null: no row follows.
+ */
+function* blockRows(parts: DatasetParts, query: DatasetQuery, builder: BatchBuilder, rowsPerBatch: number): Generator<void, null, undefined> {
+  const { kind } = query.dataset;
+  for (let index = 0; index < parts.parts.length; index++) {
+    if (partRows(parts.parts[index], kind, null) === 0) continue;
+    const part = parts.open(index);
+    try {
+      for (const rows of packedBlocks(part.db, query.codec)) {
+        if (Array.isArray(rows)) {
+          // A row of a part written before blocks.
+          builder.stored(rows);
+          if (builder.rows >= rowsPerBatch) yield;
+          continue;
+        }
+        const block = rows;
+        for (let from = 0; from < block.rows; ) {
+          const to = Math.min(block.rows, from + rowsPerBatch - builder.rows);
+          builder.block(block, from, to);
+          from = to;
+          if (builder.rows >= rowsPerBatch) yield;
+        }
+      }
+    } finally {
+      part.release();
+    }
+  }
+  return null;
+}
+
 // The order `made` fills: the klv-field observation's columns (observation-columns.ts); checked once here, so a change there cannot go unseen.
 const KLV_FIELD_ORDER = ['seq', 'offset', 'packetIndex', 't', 'pid', 'klvIndex', 'tag', 'name', 'rawHex', 'value', 'units'];
 
@@ -221,7 +274,9 @@ export function* datasetRecordBatches(parts: DatasetParts, query: DatasetQuery, 
     made: (field) => builder.made(field),
     pause: () => builder.rows >= rowsPerBatch,
   };
-  const rows = datasetRows(parts, query, maker);
+  // Every row of a packed kind without ST 0601 columns: its blocks column by column, not a row at a time.
+  const whole = query.filterValues === null && query.afterSeq === null && query.offset === 0 && query.limit === null;
+  const rows = whole && PACKED_KINDS.has(query.dataset.kind) && query.codec.tripletColumn < 0 ? blockRows(parts, query, builder, rowsPerBatch) : datasetRows(parts, query, maker);
   let nextCursor: string | null;
   let batches = 0;
   try {

@@ -313,8 +313,17 @@ function writeNumbers(bytes: Uint8Array, at: number, encoding: ColumnEncoding, v
   }
 }
 
+/** A stored block's rows column by column (the columnar exports copy a number column whole). */
+export interface PackedBlock {
+  readonly rows: number;
+  /** Column `c` of `[seq, ...columns]`: its numbers (of a null row, a number to ignore), or its value per row (texts and bytes). */
+  column(c: number): Float64Array | readonly SqlValue[];
+  /** Of column `c`: a byte per row, 1 where the row holds null; null when the column cannot hold null. */
+  nullFlags(c: number): Uint8Array | null;
+}
+
 /** The rows of one stored block, its columns decoded. */
-class ObservationBlockReader {
+class ObservationBlockReader implements PackedBlock {
   /** Per column of `[seq, ...columns]`: its numbers, or its value per row (texts and bytes). */
   readonly #columns: (Float64Array | readonly SqlValue[])[] = [];
   readonly #flags: Uint8Array[] = [];
@@ -358,6 +367,15 @@ class ObservationBlockReader {
 
   seqAt(index: number): number {
     return (this.#columns[0] as Float64Array)[index];
+  }
+
+  column(c: number): Float64Array | readonly SqlValue[] {
+    return this.#columns[c];
+  }
+
+  nullFlags(c: number): Uint8Array | null {
+    const f = this.layout.nullable.indexOf(c);
+    return f < 0 ? null : this.#flags[f];
   }
 
   /** Row `index` into `row`, as `[seq, ...columns]`. */
@@ -462,6 +480,32 @@ export function* packedRows(db: Database, codec: ObservationRowCodec, afterSeq: 
   } finally {
     blocks.free();
     tripletOf?.close();
+  }
+}
+
+/**
+ * Every row of a packed kind without a triplet column in one database, in seq order, as packedRows gives them but a
+ * block at a time: the table rows of a part written before blocks (a row array each, filled again at each step),
+ * then each block.
+ */
+export function* packedBlocks(db: Database, codec: ObservationRowCodec): Generator<SqlValue[] | PackedBlock, void, undefined> {
+  if (codec.tripletColumn >= 0) throw new Error(`${codec.kind} rows take their triplets from the KLV packets: read them with packedRows`);
+  const stored = db.prepare(`${codec.selectSql} ORDER BY seq`);
+  try {
+    while (stored.step()) yield stored.get();
+  } finally {
+    stored.free();
+  }
+  if (!hasObservationBlocks(db)) return;
+  const layout = layoutOf(codec.columns);
+  const blocks = db.prepare(`SELECT rows, columns FROM ${OBSERVATION_BLOCK_TABLE} WHERE kind = ? ORDER BY last_seq`, [codec.kind]);
+  try {
+    while (blocks.step()) {
+      const [rows, bytes] = blocks.get() as [number, Uint8Array];
+      yield new ObservationBlockReader(layout, bytes, rows);
+    }
+  } finally {
+    blocks.free();
   }
 }
 

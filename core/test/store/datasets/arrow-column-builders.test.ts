@@ -1,0 +1,42 @@
+import { expect } from 'chai';
+import { Binary, makeVector, Utf8, type Data } from 'apache-arrow';
+import { createColumnBuilder, VariableWidthBuilder } from '../../../src/store/datasets/arrow-column-builders.js';
+
+// Short ASCII values are copied a character at a time, anything else through Buffer#write: both must give the same UTF-8.
+describe('Arrow text and bytes columns', () => {
+  const long = 'x'.repeat(200);
+  const texts = ['', 'PAT', 'Sensor Latitude', 'µs', 'Ünïcödé name', '日本語', '😀 emoji', `${long}é`, long, 'ascii then é'];
+
+  it('holds every text as its UTF-8, short or long, ASCII or not, and a number as its String', () => {
+    const builder = createColumnBuilder('utf8', 16);
+    for (const text of texts) builder.add(text);
+    builder.add(null);
+    builder.add(-12.345678901234567);
+    builder.add(4096);
+    const vector = makeVector(builder.take() as Data<Utf8>);
+    expect(vector.toArray()).to.deep.equal([...texts, null, String(-12.345678901234567), '4096']);
+    const data = vector.data[0];
+    expect(data.values.byteLength).to.equal(data.valueOffsets[data.length]);
+    expect(Buffer.from(data.values.subarray(0, data.valueOffsets[data.length])).toString('utf8')).to.equal([...texts, '', '-12.345678901234567', '4096'].join(''));
+  });
+
+  it('holds bytes short and long as they are, and starts again empty after a take', () => {
+    const builder = new VariableWidthBuilder(new Binary(), 4);
+    const short = Uint8Array.from([0, 1, 255, 128]);
+    const longBytes = Uint8Array.from({ length: 300 }, (_, i) => (i * 7) & 255);
+    builder.add(short);
+    builder.add(longBytes);
+    builder.add(new Uint8Array(0));
+    const first = makeVector(builder.take() as Data<Binary>);
+    expect([...first].map((value) => (value === null ? null : [...value]))).to.deep.equal([[...short], [...longBytes], []]);
+    builder.add(Uint8Array.from([9]));
+    expect([...(makeVector(builder.take() as Data<Binary>).get(0) as Uint8Array)]).to.deep.equal([9]);
+  });
+
+  it('grows past its first 64 KB without losing what it held', () => {
+    const builder = new VariableWidthBuilder(new Utf8(), 2000);
+    const rows = Array.from({ length: 2000 }, (_, i) => `row ${i} ${'y'.repeat(i % 60)}`);
+    for (const row of rows) builder.add(row);
+    expect(makeVector(builder.take() as Data<Utf8>).toArray()).to.deep.equal(rows);
+  });
+});
