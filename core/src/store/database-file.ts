@@ -122,10 +122,7 @@ export class DatabaseFile {
    * transaction: the snapshot would hold the uncommitted half.
    */
   save(): Promise<void> {
-    const bytes = this.db.export();
-    this.#exports++;
-    // export() reopens the database inside sql.js, which restarts the count of changes: read it afterwards.
-    this.#changesAtSave = totalChanges(this.db);
+    const bytes = this.#export();
     this.#unsaved = false;
     const written = this.#saving
       .then(() => writeFileAtomic(this.path, bytes))
@@ -146,9 +143,7 @@ export class DatabaseFile {
    */
   snapshot(): DatabaseSnapshot {
     const unsaved = this.hasChanges;
-    const bytes = this.db.export();
-    this.#exports++;
-    this.#changesAtSave = totalChanges(this.db);
+    const bytes = this.#export();
     if (unsaved) this.#unsaved = true;
     return { bytes, exports: this.#exports, changes: this.#changesAtSave };
   }
@@ -167,6 +162,14 @@ export class DatabaseFile {
     this.#changesAtSave = totalChanges(this.#db);
     this.#unsaved = true;
     return true;
+  }
+
+  /** The database's bytes; export() reopens the database inside sql.js, which restarts the count of changes: read it afterwards. */
+  #export(): Uint8Array {
+    const bytes = this.db.export();
+    this.#exports++;
+    this.#changesAtSave = totalChanges(this.db);
+    return bytes;
   }
 
   /** Whether anything changed since the last save (or the file is new or was migrated). */

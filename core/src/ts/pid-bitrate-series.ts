@@ -118,7 +118,6 @@ export class PidBitrateCounter {
     if (hasAdaptation && bytes[pos + 4] >= 7 && (bytes[pos + 5] & 0x10) !== 0 && (this.clockPid < 0 || this.clockPid === pid)) {
       this.clock(pid, readPcr27MHz(bytes, pos + 6));
     }
-    if (!this.bytes.has(pid)) this.bytes.set(pid, []);
     const since27MHz = (this.position - this.lastPcrPosition) * this.ticksPerByte;
     this.packets++;
     this.position += TS_PACKET_SIZE;
