@@ -13,7 +13,6 @@ import { pidLabel } from './pid-label.js';
 import { chartColumns } from './statistics-columns.js';
 import { TimeChart } from './time-chart.js';
 
-
 export function StatisticsCharts({ readings, version }: { readings: readonly LiveStatistics[]; version: number }) {
   const charts = useMemo(() => chartColumns(readings), [readings, version]);
   const latest = readings.at(-1);
