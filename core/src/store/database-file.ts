@@ -12,6 +12,7 @@ import { migrateDatabase, schemaVersionOf, type Migration, type MigrationOutcome
 import { loadSqlEngine, loadedSqlEngine } from './sql-engine.js';
 import { diskFullError } from './disk-full-error.js';
 import { StoreError } from './store-error.js';
+import { withRoomToGrow } from './sqlite-image-room.js';
 
 export interface DatabaseFileOptions {
   /** Names the database in error messages ('catalog', 'ingest run 42'). */
@@ -20,6 +21,15 @@ export interface DatabaseFileOptions {
   migrations: readonly Migration[];
   /** When false, a missing file is ERR_STORE_NOT_FOUND instead of a new empty database. Default true. */
   create?: boolean;
+}
+
+export interface NewDatabaseOptions extends Omit<DatabaseFileOptions, 'create'> {
+  /**
+   * The size the database is expected to reach, made room for at once
+   * (sqlite-image-room.ts): a database that grows to it is not copied at
+   * every step of its growth. Past it, it grows as any other.
+   */
+  capacityBytes?: number;
 }
 
 /** The database as it was at one moment, for DatabaseFile.restore(). */
@@ -86,10 +96,18 @@ export class DatabaseFile {
    * (loadSqlEngine() must have settled): a writer starts its next part in
    * the middle of an observation sink, which cannot wait. The folder must exist.
    */
-  static startNew(path: string, options: Omit<DatabaseFileOptions, 'create'>): DatabaseFile {
-    const db = new (loadedSqlEngine().Database)();
+  static startNew(path: string, options: NewDatabaseOptions): DatabaseFile {
+    const { Database } = loadedSqlEngine();
+    const { label, migrations, capacityBytes } = options;
+    let db = new Database();
     try {
-      return new DatabaseFile(path, options.label, db, migrateDatabase(db, options.migrations, `${options.label} at ${path}`), false);
+      const migration = migrateDatabase(db, migrations, `${label} at ${path}`);
+      if (capacityBytes !== undefined) {
+        const image = db.export();
+        db.close();
+        db = new Database(withRoomToGrow(image, capacityBytes));
+      }
+      return new DatabaseFile(path, label, db, migration, false);
     } catch (error) {
       db.close();
       throw error;

@@ -77,6 +77,35 @@ describe('DatabaseFile', () => {
     await migrated.close();
   });
 
+  it('writes the same file with room to grow made at once as without, room outgrown or not, and a page count of its own pages', async () => {
+    await loadSqlEngine();
+    const notes = Array.from({ length: 4000 }, (_, index) => `note ${index} ${'x'.repeat(index % 300)}`);
+    const write = async (name: string, capacityBytes?: number): Promise<{ bytes: Buffer; byteSize: number }> => {
+      const file = DatabaseFile.startNew(join(folder.path, name), { label: 'notes', migrations: NOTES, capacityBytes });
+      const insert = file.db.prepare('INSERT INTO notes VALUES (?)');
+      for (const [index, note] of notes.entries()) {
+        if (index % 500 === 0) file.db.run(index === 0 ? 'BEGIN' : 'COMMIT; BEGIN');
+        insert.run([note]);
+      }
+      file.db.run('COMMIT');
+      insert.free();
+      const byteSize = file.byteSize;
+      await file.save();
+      await file.close();
+      return { bytes: await readFile(join(folder.path, name)), byteSize };
+    };
+    const grown = await write('grown.sqlite');
+    expect(grown.bytes.byteLength).to.be.greaterThan(500_000);
+    for (const capacityBytes of [4 * 1024 * 1024, 256 * 1024]) {
+      const roomy = await write(`room-${capacityBytes}.sqlite`, capacityBytes);
+      expect(roomy.byteSize, `page count, room ${capacityBytes}`).to.equal(grown.byteSize);
+      expect(roomy.bytes.equals(grown.bytes), `file bytes, room ${capacityBytes}`).to.be.true;
+    }
+    const reopened = await DatabaseFile.open(join(folder.path, `room-${4 * 1024 * 1024}.sqlite`), { label: 'notes', migrations: NOTES });
+    expect(notesOf(reopened)).to.deep.equal(notes);
+    await reopened.close();
+  });
+
   it('saves the state at the moment save() is called, in call order', async () => {
     const path = join(folder.path, 'order.sqlite');
     const file = await DatabaseFile.open(path, { label: 'notes', migrations: NOTES });
