@@ -186,8 +186,9 @@ export class TsDemuxer {
 
   private detect(chunk: Uint8Array, base: number, final: boolean): void {
     if (this.detectBuffer.length === 0) this.detectOffset = base;
-    this.detectBuffer = concat(this.detectBuffer, chunk);
-    const data = this.detectBuffer;
+    // The first chunk mostly shows the layout by itself: it is read where it lies, and copied only to wait for more
+    // (a copy of a 4 MiB chunk was 2 to 5 % of a plain inspection of 200 MB).
+    const data = this.detectBuffer.length === 0 ? chunk : concat(this.detectBuffer, chunk);
     const layout = detectPacketLayout(data, 0, data.length, final, this.options.packetSize);
     if (!layout) {
       if (final) {
@@ -199,6 +200,9 @@ export class TsDemuxer {
         this.reportSyncLoss(this.detectOffset, data.length - keep, 'no MPEG-TS sync bytes found');
         this.detectBuffer = copyOf(data, data.length - keep, data.length);
         this.detectOffset += data.length - keep;
+      } else {
+        // The caller may reuse its chunk once push() returns.
+        this.detectBuffer = data === chunk ? copyOf(chunk, 0, chunk.length) : data;
       }
       return;
     }

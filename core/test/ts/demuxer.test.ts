@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { ElementaryStream, PesObservation } from '../../src/kernel/observations.js';
 import type { PesPayloadConsumer } from '../../src/ts/pes-payload-consumer.js';
+import { TsDemuxer } from '../../src/ts/demuxer.js';
 import { demux, errors, ofKind } from './demux-helper.js';
 import { concatPackets, packet, patSection, pes, pesPackets, pmtSection, psiPacket } from './packet-builder.js';
 
@@ -304,6 +305,24 @@ describe('MPEG-TS demuxer', () => {
         const bytes = widen(size);
         const whole = demux(bytes);
         for (const chunk of [1, 5, 188, 191, 192, 193, 204, 205, 1000]) expect(demux(bytes, chunk)).to.deep.equal(whole, `${size}/${chunk}`);
+      }
+    });
+
+    it('gives the same observations when the caller reuses one buffer for every chunk, overwriting it after each push', () => {
+      const bytes = concatPackets(packets);
+      const whole = demux(bytes);
+      for (const chunk of [1, 7, 187, 188, 189, 1000, 4096]) {
+        const observations: unknown[] = [];
+        const demuxer = new TsDemuxer((o) => observations.push(o));
+        const buffer = new Uint8Array(chunk);
+        for (let i = 0; i < bytes.length; i += chunk) {
+          const piece = bytes.subarray(i, i + chunk);
+          buffer.set(piece);
+          demuxer.push(buffer.subarray(0, piece.length));
+          buffer.fill(0xee);
+        }
+        demuxer.end();
+        expect(observations).to.deep.equal(whole, `chunk ${chunk}`);
       }
     });
 
