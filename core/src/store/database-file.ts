@@ -12,7 +12,7 @@ import { migrateDatabase, schemaVersionOf, type Migration, type MigrationOutcome
 import { loadSqlEngine, loadedSqlEngine } from './sql-engine.js';
 import { diskFullError } from './disk-full-error.js';
 import { StoreError } from './store-error.js';
-import { withRoomToGrow } from './sqlite-image-room.js';
+import { openOnRoom, releaseRoom, withRoomToGrow } from './sqlite-image-room.js';
 
 export interface DatabaseFileOptions {
   /** Names the database in error messages ('catalog', 'ingest run 42'). */
@@ -50,6 +50,8 @@ export class DatabaseFile {
   #unsaved: boolean;
   /** SQLite's count of changed rows when the last save took its snapshot. */
   #changesAtSave: number;
+  /** The room the database was opened on (sqlite-image-room.ts), given back when it is closed. */
+  #room: Uint8Array | undefined;
 
   private constructor(
     readonly path: string,
@@ -102,12 +104,17 @@ export class DatabaseFile {
     let db = new Database();
     try {
       const migration = migrateDatabase(db, migrations, `${label} at ${path}`);
+      let room: Uint8Array | undefined;
       if (capacityBytes !== undefined) {
         const image = db.export();
         db.close();
-        db = new Database(withRoomToGrow(image, capacityBytes));
+        const file = withRoomToGrow(image, capacityBytes);
+        db = openOnRoom(file, (bytes) => new Database(bytes));
+        if (file !== image) room = file;
       }
-      return new DatabaseFile(path, label, db, migration, false);
+      const database = new DatabaseFile(path, label, db, migration, false);
+      database.#room = room;
+      return database;
     } catch (error) {
       db.close();
       throw error;
@@ -177,6 +184,8 @@ export class DatabaseFile {
     if (this.#exports === snapshot.exports && totalChanges(current) === snapshot.changes) return false;
     this.#db = new (loadedSqlEngine().Database)(snapshot.bytes);
     current.close();
+    if (this.#room !== undefined) releaseRoom(this.#room);
+    this.#room = undefined;
     this.#changesAtSave = totalChanges(this.#db);
     this.#unsaved = true;
     return true;
@@ -208,6 +217,8 @@ export class DatabaseFile {
     this.#db = undefined;
     await this.#saving;
     db.close();
+    if (this.#room !== undefined) releaseRoom(this.#room);
+    this.#room = undefined;
   }
 }
 
