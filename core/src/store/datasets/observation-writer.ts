@@ -85,7 +85,7 @@ export function createObservationWriter(db: Database, options: ObservationWriter
   const storeBlock = (index: number): void => {
     const block = blocks[index];
     if (block === null || block.count === 0) return;
-    blockInsert.run([OBSERVATION_ROW_CODECS[index].kind, block.firstSeq, block.lastSeq, block.count, block.take()]);
+    blockInsert.run([OBSERVATION_ROW_CODECS[index].kind, block.firstSeq, block.lastSeq, block.count, block.takeForStatement()]);
   };
   const storeBlocks = (): void => {
     for (let index = 0; index < blocks.length; index++) storeBlock(index);
