@@ -84,5 +84,8 @@ export function exportedFileInRoom(room: Uint8Array, byteSize: number): Uint8Arr
 
 /** Gives back a room withRoomToGrow() made, once the database opened on it is closed (it may write to it until then). */
 export function releaseRoom(room: Uint8Array): void {
-  if (FREE_ROOMS.length < MAX_FREE_ROOMS && !FREE_ROOMS.includes(room)) FREE_ROOMS.push(room);
+  if (FREE_ROOMS.includes(room)) return;
+  FREE_ROOMS.push(room);
+  // The oldest makes way: the next database most likely wants the size of the last closed.
+  if (FREE_ROOMS.length > MAX_FREE_ROOMS) FREE_ROOMS.shift();
 }
