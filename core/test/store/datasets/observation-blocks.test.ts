@@ -184,9 +184,9 @@ describe('observation blocks', function () {
         const row: SqlValue[] = [];
         const blocks: [Uint8Array, Uint8Array][] = [];
         ofKind.forEach((observation, index) => {
-          codec.encode(observation as never, index + 1, row, itemsFromTriplet);
+          codec.encode(observation, index + 1, row, itemsFromTriplet);
           byRow.add(row);
-          codec.encodeIntoBlock(observation as never, index + 1, byColumn, itemsFromTriplet);
+          codec.encodeIntoBlock(observation, index + 1, byColumn, itemsFromTriplet);
           // The column path's blocks packed as the writer stores them, into the array shared for a statement (a copy
           // kept): a full block, then a shorter one in the same array, its padding zeroed again.
           if (byRow.full || index === ofKind.length - 1) blocks.push([byRow.take(), Uint8Array.from(byColumn.takeForStatement())]);
