@@ -12,7 +12,7 @@ import { migrateDatabase, schemaVersionOf, type Migration, type MigrationOutcome
 import { loadSqlEngine, loadedSqlEngine } from './sql-engine.js';
 import { diskFullError } from './disk-full-error.js';
 import { StoreError } from './store-error.js';
-import { withRoomToGrow } from './sqlite-image-room.js';
+import { exportedFileInRoom, openOnRoom, releaseRoom, withRoomToGrow } from './sqlite-image-room.js';
 
 export interface DatabaseFileOptions {
   /** Names the database in error messages ('catalog', 'ingest run 42'). */
@@ -50,6 +50,10 @@ export class DatabaseFile {
   #unsaved: boolean;
   /** SQLite's count of changed rows when the last save took its snapshot. */
   #changesAtSave: number;
+  /** The room the database was opened on (sqlite-image-room.ts), given back when it is closed. */
+  #room: Uint8Array | undefined;
+  /** Whether sql.js holds the database's file in the room itself (not a copy). */
+  #inRoom = false;
 
   private constructor(
     readonly path: string,
@@ -102,12 +106,21 @@ export class DatabaseFile {
     let db = new Database();
     try {
       const migration = migrateDatabase(db, migrations, `${label} at ${path}`);
+      let room: Uint8Array | undefined;
+      let inRoom = false;
       if (capacityBytes !== undefined) {
         const image = db.export();
         db.close();
-        db = new Database(withRoomToGrow(image, capacityBytes));
+        const file = withRoomToGrow(image, capacityBytes);
+        const { opened, handedOver } = openOnRoom(file, (bytes) => new Database(bytes));
+        db = opened;
+        if (file !== image) room = file;
+        inRoom = handedOver;
       }
-      return new DatabaseFile(path, label, db, migration, false);
+      const database = new DatabaseFile(path, label, db, migration, false);
+      database.#room = room;
+      database.#inRoom = room !== undefined && inRoom;
+      return database;
     } catch (error) {
       db.close();
       throw error;
@@ -140,7 +153,24 @@ export class DatabaseFile {
    * transaction: the snapshot would hold the uncommitted half.
    */
   save(): Promise<void> {
-    const bytes = this.#export();
+    return this.#write(this.#export());
+  }
+
+  /**
+   * Saves the database as it is now, then closes it: for a database no
+   * change follows (a completed part). One held in its room is saved from
+   * the room, as export() would give it (sqlite-image-room.ts), not copied.
+   */
+  saveAndClose(): Promise<void> {
+    const byteSize = this.#inRoom ? this.byteSize : Infinity;
+    const room = this.#room;
+    // Past its room, the file has moved to a larger array of sql.js's.
+    const saved = room !== undefined && byteSize <= room.byteLength ? this.#write(exportedFileInRoom(room, byteSize)) : this.save();
+    this.#inRoom = false;
+    return saved.finally(() => this.close());
+  }
+
+  #write(bytes: Uint8Array): Promise<void> {
     this.#unsaved = false;
     const written = this.#saving
       .then(() => writeFileAtomic(this.path, bytes))
@@ -177,6 +207,8 @@ export class DatabaseFile {
     if (this.#exports === snapshot.exports && totalChanges(current) === snapshot.changes) return false;
     this.#db = new (loadedSqlEngine().Database)(snapshot.bytes);
     current.close();
+    if (this.#room !== undefined) releaseRoom(this.#room);
+    this.#room = undefined;
     this.#changesAtSave = totalChanges(this.#db);
     this.#unsaved = true;
     return true;
@@ -208,6 +240,8 @@ export class DatabaseFile {
     this.#db = undefined;
     await this.#saving;
     db.close();
+    if (this.#room !== undefined) releaseRoom(this.#room);
+    this.#room = undefined;
   }
 }
 

@@ -113,8 +113,8 @@ export class PartSequence<S> {
     const database = this.#current;
     this.#summaries.push(this.options.close(database));
     this.#pendingSaves++;
-    // save() takes its snapshot now; close() waits for the write, then frees the memory.
-    const saved = database.save().finally(() => database.close());
+    // The part is saved as it is now; close() waits for the write, then frees the memory.
+    const saved = database.saveAndClose();
     saved.catch(() => undefined); // handled below, in order; not an unhandled rejection meanwhile
     this.#saving = this.#saving.then(
       () => saved,

@@ -38,6 +38,8 @@ export class PointBlockBuilder {
   readonly #pid: Int32Array;
   readonly #flags: Uint8Array;
   #count = 0;
+  /** What takeForStatement() packs into, shared by every builder. */
+  static #scratch = new Uint8Array(0);
 
   constructor(readonly capacity: number) {
     this.#t = new Float64Array(capacity);
@@ -70,8 +72,24 @@ export class PointBlockBuilder {
 
   /** The block's bytes (a new array), and the builder emptied for the next block. */
   take(): Uint8Array {
+    return this.#pack(new Uint8Array(this.#count * BYTES_PER_POINT));
+  }
+
+  /**
+   * The block's bytes as take() gives them, in an array that the next
+   * takeForStatement() of any builder fills again: for a statement that
+   * copies them at once (a bound blob). A fresh array of a block's 160 KB for each cost its pages
+   * faulted in (issue 34: 5 000 faults for the 2 GB recording's points).
+   */
+  takeForStatement(): Uint8Array {
+    const size = this.#count * BYTES_PER_POINT;
+    if (PointBlockBuilder.#scratch.byteLength < size) PointBlockBuilder.#scratch = new Uint8Array(size);
+    // Every byte of the block is written: no zeroing needed.
+    return this.#pack(PointBlockBuilder.#scratch.subarray(0, size));
+  }
+
+  #pack(bytes: Uint8Array): Uint8Array {
     const n = this.#count;
-    const bytes = new Uint8Array(n * BYTES_PER_POINT);
     let at = 0;
     for (const column of [this.#t, this.#offset, this.#packetIndex, this.#value, this.#series, this.#pid, this.#flags]) {
       const view = new Uint8Array(column.buffer, 0, n * column.BYTES_PER_ELEMENT);

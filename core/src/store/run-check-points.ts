@@ -143,7 +143,7 @@ export function createCheckPointWriter(db: Database, countsBefore: Readonly<Reco
   const store = (state: CheckState): void => {
     const points = state.block.count;
     if (points === 0) return;
-    insert.run([state.checkNo, state.firstN, points, state.block.take()]);
+    insert.run([state.checkNo, state.firstN, points, state.block.takeForStatement()]);
     state.firstN += points;
   };
 

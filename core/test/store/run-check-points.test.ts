@@ -42,6 +42,22 @@ describe('points stored in blocks', function () {
     expect(block.count).to.equal(0);
   });
 
+  it('packs the same bytes into the array shared for a statement as into a new one, a larger block before a smaller', () => {
+    const sizes = [9, 4, 6];
+    const blocks = sizes.map((size) => {
+      const fresh = new PointBlockBuilder(size);
+      const shared = new PointBlockBuilder(size);
+      for (let i = 0; i < size; i++) {
+        const p = pointOf(i * size);
+        fresh.add(p.t, p.offset, p.packetIndex, p.pid, p.value, i);
+        shared.add(p.t, p.offset, p.packetIndex, p.pid, p.value, i);
+      }
+      return { fresh: fresh.take(), shared: Uint8Array.from(shared.takeForStatement()) };
+    });
+    blocks.forEach(({ fresh, shared }, index) => expect(Buffer.from(shared).equals(Buffer.from(fresh)), `block ${index}`).to.be.true);
+    expect(blocks[1].fresh.length).to.be.lessThan(blocks[0].fresh.length);
+  });
+
   it('reads back every point of each check, in order, and pages and filters them across blocks and parts as over a list', async () => {
     const run = await StoredRun.open(folder.path, 'points', { create: true, partBytes: 1, rowsPerTransaction: 50 });
     try {

@@ -10,6 +10,7 @@ import type { SqlValue } from 'sql.js';
 import type { ObservationKind, ObservationOf } from '../../kernel/observations.js';
 import { bytesToHex } from '../../klv/hex.js';
 import { decodeJsonValue, encodeJsonValue } from './lossless-json.js';
+import type { ObservationBlockBuilder } from './observation-block-codec.js';
 import { storedRowWriter, type JsonTextBuffer } from './json-row-text.js';
 import { ItemsOfTriplet, TRIPLET_OF_PACKET_SQL } from './metadata-items-derivation.js';
 import { OBSERVATION_TABLE_LIST, type ObservationColumn, type ObservationTable } from './observation-columns.js';
@@ -36,6 +37,11 @@ export interface ObservationRowCodec<K extends ObservationKind = ObservationKind
    * `itemsFromTriplet`, a metadata packet's items are left NULL (metadata-items-derivation.ts).
    */
   encode(observation: ObservationOf<K>, seq: number, row: SqlValue[], itemsFromTriplet?: boolean): void;
+  /**
+   * Adds the row encode() makes to a block being built (observation-block-codec.ts), column by column:
+   * no row array, no number boxed in it, and JSON as text (not the UTF-8 bytes a statement is given).
+   */
+  encodeIntoBlock(observation: ObservationOf<K>, seq: number, block: ObservationBlockBuilder, itemsFromTriplet?: boolean): void;
   decodeObservation(row: readonly SqlValue[]): ObservationOf<K>;
   decodeDatasetRow(row: readonly SqlValue[]): DatasetRow;
   /** Writes JSON.stringify(decodeDatasetRow(row)), without making the object (json-row-text.ts). */
@@ -71,6 +77,31 @@ function encodeValue(column: ObservationColumn, value: unknown): SqlValue {
     default:
       // integer, real, text, blob: sql.js binds numbers, strings, Uint8Array and null as they are.
       return value as SqlValue;
+  }
+}
+
+/** How a column's value goes into a block (encodeIntoBlock): as encodeValue() encodes it, by the column's type. */
+const enum BlockCell {
+  Number,
+  Boolean,
+  Text,
+  Json,
+  Bytes,
+}
+
+function blockCellOf(column: ObservationColumn): BlockCell {
+  switch (column.type) {
+    case 'integer':
+    case 'real':
+      return BlockCell.Number;
+    case 'boolean':
+      return BlockCell.Boolean;
+    case 'text':
+      return BlockCell.Text;
+    case 'json':
+      return BlockCell.Json;
+    default:
+      return BlockCell.Bytes;
   }
 }
 
@@ -174,6 +205,8 @@ function createCodec<K extends ObservationKind>(layout: ObservationTable<K>): Ob
     copy[derived.items] = kept(itemsOfTripletIn(row, derived)) as SqlValue;
     return copy;
   };
+  const cells = columns.map(blockCellOf);
+  const properties = columns.map((column) => column.property);
   const datasetFields = ['seq', ...columns.map(datasetFieldName)];
   const writeRow = storedRowWriter(columns, datasetFields);
   const decodeColumn = (column: ObservationColumn, value: SqlValue): unknown =>
@@ -193,6 +226,34 @@ function createCodec<K extends ObservationKind>(layout: ObservationTable<K>): Ob
       row[0] = seq;
       const skipped = itemsFromTriplet && derived !== null ? derived.items : -1;
       for (let i = 0; i < count; i++) row[i + 1] = i + 1 === skipped ? null : encodeValue(columns[i], source[columns[i].property]);
+    },
+    encodeIntoBlock(observation, seq, block, itemsFromTriplet = false) {
+      const source = observation as unknown as Record<string, unknown>;
+      block.setNumber(0, seq);
+      const skipped = itemsFromTriplet && derived !== null ? derived.items : -1;
+      for (let i = 0; i < count; i++) {
+        const c = i + 1;
+        const value = source[properties[i]];
+        // NULL as encode() makes it: the items of a packet kept as its triplet, an absent optional property.
+        const isNull = c === skipped || (value === undefined && columns[i].optional);
+        switch (cells[i]) {
+          case BlockCell.Number:
+            block.setNumber(c, isNull ? null : (value as number | null));
+            break;
+          case BlockCell.Boolean:
+            block.setNumber(c, isNull ? null : value ? 1 : 0);
+            break;
+          case BlockCell.Text:
+            block.setText(c, isNull ? null : (value as string | null));
+            break;
+          case BlockCell.Json:
+            block.setText(c, isNull || (value === null && columns[i].nullable) ? null : encodeJsonValue(value));
+            break;
+          default:
+            block.setBytes(c, isNull ? null : (value as Uint8Array | null));
+        }
+      }
+      block.endRow();
     },
     decodeObservation(row) {
       const observation: Record<string, unknown> = { kind };

@@ -85,7 +85,7 @@ export function createObservationWriter(db: Database, options: ObservationWriter
   const storeBlock = (index: number): void => {
     const block = blocks[index];
     if (block === null || block.count === 0) return;
-    blockInsert.run([OBSERVATION_ROW_CODECS[index].kind, block.firstSeq, block.lastSeq, block.count, block.take()]);
+    blockInsert.run([OBSERVATION_ROW_CODECS[index].kind, block.firstSeq, block.lastSeq, block.count, block.takeForStatement()]);
   };
   const storeBlocks = (): void => {
     for (let index = 0; index < blocks.length; index++) storeBlock(index);
@@ -97,7 +97,8 @@ export function createObservationWriter(db: Database, options: ObservationWriter
   // The klv-packet stored at the last seq, if the last row was one: a metadata packet decoded from it keeps only it.
   let triplet: KlvPacketObservation | null = null;
   let tripletSeq = 0;
-  // One row array per kind, reused: the hot path allocates nothing of its own.
+  // One row array per kind stored in its table, reused: the hot path allocates nothing of its own (a packed kind's row goes
+  // straight into its block).
   const rows: SqlValue[][] = OBSERVATION_ROW_CODECS.map((codec) => new Array<SqlValue>(codec.columns.length + 1));
   const perKind = new Array<number>(OBSERVATION_ROW_CODECS.length).fill(0);
   // What the committed transactions hold, for abort().
@@ -146,13 +147,14 @@ export function createObservationWriter(db: Database, options: ObservationWriter
     }
     endItemFields();
     transactions.beforeRow();
-    const row = rows[index];
     const itemsFromTriplet = index === METADATA_PACKET && tripletSeq === seq && isDecodedFrom(observation as MetadataPacketObservation, triplet);
-    OBSERVATION_ROW_CODECS[index].encode(observation, ++seq, row, itemsFromTriplet);
     const block = blocks[index];
-    if (block === null) statements[index].run(row);
-    else {
-      block.add(row);
+    if (block === null) {
+      const row = rows[index];
+      OBSERVATION_ROW_CODECS[index].encode(observation, ++seq, row, itemsFromTriplet);
+      statements[index].run(row);
+    } else {
+      OBSERVATION_ROW_CODECS[index].encodeIntoBlock(observation, ++seq, block, itemsFromTriplet);
       if (block.full) storeBlock(index);
     }
     perKind[index]++;

@@ -7,7 +7,7 @@
  * read as they are.
  */
 import { expect } from 'chai';
-import type { Database } from 'sql.js';
+import type { Database, SqlValue } from 'sql.js';
 import type { Observation } from '../../../src/kernel/observations.js';
 import { exportDataset } from '../../../src/store/datasets/dataset-export.js';
 import { readDataset } from '../../../src/store/datasets/dataset-query.js';
@@ -149,6 +149,52 @@ describe('observation blocks', function () {
       expect(readDataset(db, 'mpegts/pes-timestamps', { offset: 3, limit: 3 }).rows).to.deep.equal(expectedRows(jumping, 'pes').slice(3, 6));
     } finally {
       db.close();
+    }
+  });
+
+  it('packs a row added column by column, into the array shared for a statement (the writer\'s way), into the same bytes as the row the codec encodes', () => {
+    const { observations: generated } = generatedObservations(GENERATED_CASES[1].options);
+    const odd: Observation[] = [
+      // Optional and nullable columns absent, null and present; a metadata packet with NaN, -0 and long text in its JSON.
+      { kind: 'klv-packet', offset: 0, packetIndex: 0, t: null, pid: 1, klvIndex: 0, carriage: 'sync', keyHex: '', keyName: null, length: 0, raw: new Uint8Array(0), pts90kHz: null },
+      {
+        kind: 'metadata-packet',
+        offset: 2 ** 40,
+        packetIndex: -1,
+        t: -0,
+        pid: 2,
+        klvIndex: 1,
+        standard: '\ud800 alone',
+        keyName: 'k',
+        version: null,
+        timestampMicros: 2 ** 53 - 1,
+        checksum: { present: true, stored: Number.NaN, computed: -0, valid: false },
+        pts90kHz: 0.5,
+        items: [{ tag: 1, name: 'x'.repeat(1000), units: null, rawHex: '', value: { nested: [undefined, Infinity] }, deprecated: false }],
+      },
+    ];
+    const all = [...observations, ...generated, ...odd];
+    for (const kind of PACKED_KINDS) {
+      const codec = rowCodecOf(kind);
+      const ofKind = all.filter((observation) => observation.kind === kind);
+      expect(ofKind, kind).to.not.be.empty;
+      for (const itemsFromTriplet of [false, true]) {
+        const byRow = new ObservationBlockBuilder(codec.columns, 1000);
+        const byColumn = new ObservationBlockBuilder(codec.columns, 1000);
+        const row: SqlValue[] = [];
+        const blocks: [Uint8Array, Uint8Array][] = [];
+        ofKind.forEach((observation, index) => {
+          codec.encode(observation, index + 1, row, itemsFromTriplet);
+          byRow.add(row);
+          codec.encodeIntoBlock(observation, index + 1, byColumn, itemsFromTriplet);
+          // The column path's blocks packed as the writer stores them, into the array shared for a statement (a copy
+          // kept): a full block, then a shorter one in the same array, its padding zeroed again.
+          if (byRow.full || index === ofKind.length - 1) blocks.push([byRow.take(), Uint8Array.from(byColumn.takeForStatement())]);
+        });
+        for (const [index, [rowBytes, columnBytes]] of blocks.entries()) {
+          expect(Buffer.from(columnBytes).equals(Buffer.from(rowBytes)), `${kind} block ${index}, items from triplet ${itemsFromTriplet}`).to.be.true;
+        }
+      }
     }
   });
 
