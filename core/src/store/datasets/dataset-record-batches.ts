@@ -17,7 +17,7 @@ import type { KlvItem } from '../../kernel/observations.js';
 import type { LocalSetItem } from '../../klv/local-set.js';
 import { decodeSt0601ItemInto } from '../../klv/st0601-item.js';
 import { st0601Item, type St0601ItemSpec } from '../../klv/st0601-items.js';
-import { frameSt0601Items } from '../../klv/st0601-packet.js';
+import { St0601ItemFrames } from '../../klv/st0601-item-frames.js';
 import { arrowTypeOf, createColumnBuilder, VariableWidthBuilder, type ArrowColumnBuilder, type ColumnValue } from './arrow-column-builders.js';
 import { datasetRows, type DatasetQuery, type DatasetRowMaker } from './dataset-query.js';
 import { partRows, type DatasetParts } from './dataset-parts.js';
@@ -27,7 +27,7 @@ import { decodeJsonValue } from './lossless-json.js';
 import { itemsFromTriplet, ST0601_KEY_NAME } from './metadata-items-derivation.js';
 import type { ObservationRowCodec } from './observation-row-codec.js';
 import { packedBlocks, PACKED_KINDS, type PackedBlock } from './observation-block-codec.js';
-import { NOT_DECODED, st0601FramedValue } from './st0601-framed-value.js';
+import { NOT_DECODED, st0601FramedValue, st0601ValueAt } from './st0601-framed-value.js';
 
 /** Rows per record batch: 16 blocks of a packed kind; a batch of klv/fields is a few MB. */
 export const DEFAULT_BATCH_ROWS = 65_536;
@@ -61,9 +61,14 @@ class BatchBuilder {
   /** metadata-packet: where the row holds its items and its key name (-1 otherwise). */
   readonly #itemsAt: number;
   readonly #keyNameAt: number;
-  /** metadata-packet: the ST 0601 columns' values of the row being added, and whether each has one (reused row to row). */
+  /** metadata-packet: the values of the ST 0601 columns that may repeat of the row being added, and whether each column has one (reused row to row). */
   readonly #values: unknown[];
   readonly #set: Uint8Array;
+  /** metadata-packet: of each ST 0601 column, 1 when its item may repeat (its values written as one JSON array). */
+  readonly #repeats: Uint8Array;
+  /** metadata-packet: each ST 0601 tag's column, -1 for none. */
+  readonly #columnOfTag: Int16Array;
+  readonly #frames = new St0601ItemFrames();
   /** The columns given a value in the row being added, in the order they were. */
   readonly #touched: number[] = [];
   /** klv/fields: each ST 0601 tag's name and units as UTF-8, made once. */
@@ -85,6 +90,9 @@ class BatchBuilder {
     this.#keyNameAt = at('keyName');
     this.#values = new Array<unknown>(layout.st0601.length);
     this.#set = new Uint8Array(layout.st0601.length);
+    this.#repeats = Uint8Array.from(layout.st0601, (column) => (column.spec.mayRepeat ? 1 : 0));
+    this.#columnOfTag = new Int16Array(Math.max(0, ...layout.st0601.map((column) => column.tag + 1))).fill(-1);
+    layout.st0601.forEach((column, index) => (this.#columnOfTag[column.tag] = index));
   }
 
   stored(row: readonly SqlValue[]): void {
@@ -120,37 +128,45 @@ class BatchBuilder {
 
   /** A metadata packet's items: each ST 0601 item into its column, what has none into `items`. */
   #items(row: readonly SqlValue[]): void {
-    const rest: KlvItem[] = [];
+    let rest: KlvItem[] | null = null;
     const itemsText = row[this.#itemsAt];
     const keyName = row[this.#keyNameAt] as string;
     const triplet = row[this.codec.tripletColumn];
     if (itemsText === null && triplet instanceof Uint8Array && keyName === ST0601_KEY_NAME) {
-      // Kept as its ST 0601 triplet: the items' values read from the bytes, an item decoded only when it goes to `items`.
-      for (const span of frameSt0601Items(triplet, 0, triplet.length)) {
-        const index = this.#st0601Index.get(span.tag);
-        const value = index === undefined ? NOT_DECODED : st0601FramedValue(triplet, span);
-        if (value === NOT_DECODED || !this.#place(index as number, value)) {
-          rest.push(decodeSt0601ItemInto(span.tag, triplet, span.valueOffset, span.valueOffset + span.length, span.tagOffset, null));
+      // Kept as its ST 0601 triplet: the items' values read from the bytes, framed into one cursor (no object per
+      // item), an item decoded only when it goes to `items`.
+      const columnOf = this.#columnOfTag;
+      const frames = this.#frames.reset(triplet, 0, triplet.length);
+      while (frames.next()) {
+        const { tag, valueOffset, length } = frames;
+        const index = tag < columnOf.length ? columnOf[tag] : -1;
+        if (index >= 0) {
+          const value = st0601ValueAt(triplet, tag, valueOffset, length);
+          if (value !== NOT_DECODED && this.#place(index, value)) continue;
         }
+        (rest ??= []).push(decodeSt0601ItemInto(tag, triplet, valueOffset, valueOffset + length, frames.tagOffset, null));
       }
     } else {
       const items = (itemsText === null ? itemsFromTriplet(triplet as Uint8Array | null, keyName, row[0] as number) : decodeJsonValue(itemsText as string)) as KlvItem[];
       const isSt0601 = keyName === ST0601_KEY_NAME;
       for (const item of items) {
         const index = isSt0601 && itemHasColumn(item, this.#st0601Index) ? (this.#st0601Index.get(item.tag) as number) : -1;
-        if (index < 0 || !this.#place(index, item.value)) rest.push(item);
+        if (index < 0 || !this.#place(index, item.value)) (rest ??= []).push(item);
       }
     }
-    this.#builders[this.#itemsAt].add(rest.length === 0 ? null : JSON.stringify(rest));
-    // Only the columns of the items the packet has are written; the others stay null (skipTo).
+    this.#builders[this.#itemsAt].add(rest === null ? null : JSON.stringify(rest));
+    // Only the columns of the items the packet has are written (a single value as it is placed, an item that may
+    // repeat once all its values are in); the others stay null (skipTo).
     const columns = this.layout.st0601;
     const at = this.rows - 1;
     const first = this.#storedCount;
     for (const index of this.#touched) {
-      const builder = this.#builders[first + index];
-      builder.skipTo(at);
-      builder.add(st0601ColumnValue(columns[index], this.#values[index]));
-      this.#values[index] = undefined;
+      if (this.#repeats[index] === 1) {
+        const builder = this.#builders[first + index];
+        builder.skipTo(at);
+        builder.add(st0601ColumnValue(columns[index], this.#values[index]));
+        this.#values[index] = undefined;
+      }
       this.#set[index] = 0;
     }
     this.#touched.length = 0;
@@ -158,13 +174,20 @@ class BatchBuilder {
 
   /** Puts an item's value in its column; false for a second value of an item that may not repeat (it stays in `items`). */
   #place(index: number, value: unknown): boolean {
+    const repeats = this.#repeats[index] === 1;
     if (this.#set[index] === 0) {
       this.#set[index] = 1;
       this.#touched.push(index);
-      this.#values[index] = this.layout.st0601[index].spec.mayRepeat ? [value] : value;
+      if (repeats) {
+        this.#values[index] = [value];
+      } else {
+        const builder = this.#builders[this.#storedCount + index];
+        builder.skipTo(this.rows - 1);
+        builder.add(st0601ColumnValue(this.layout.st0601[index], value));
+      }
       return true;
     }
-    if (!this.layout.st0601[index].spec.mayRepeat) return false;
+    if (!repeats) return false;
     (this.#values[index] as unknown[]).push(value);
     return true;
   }
