@@ -170,6 +170,8 @@ type PacketRow = [number, number, number, number, number | null, number, number,
 const PACKET_CODEC = rowCodecOf('metadata-packet') as unknown as ObservationRowCodec;
 /** Where each part of a PacketRow (after its seq and its fields) is in a metadata packet's row, its triplet last. */
 const PACKET_COLUMNS = [...['offset', 'packetIndex', 't', 'pid', 'klvIndex', 'items', 'keyName'].map((property) => 1 + PACKET_CODEC.columns.findIndex((column) => column.property === property)), PACKET_CODEC.tripletColumn];
+/** What is read of a metadata packet block: the seq and those columns (the triplet comes from the KLV packet block). */
+const PACKET_BLOCK_COLUMNS = [0, ...PACKET_COLUMNS.slice(0, -1)];
 
 /**
  * The packets of a database whose fields are kept as items and come after `after`, in seq order, as PacketRows:
@@ -185,7 +187,7 @@ class PacketsWithFields {
     const [seq, fields] = (before?.values[0] ?? [0, 0]) as [number, number];
     const from = seq + fields > after ? seq - 1 : after;
     this.#counts = new DerivedFieldCounts(db, from);
-    this.#packets = packedRows(db, PACKET_CODEC, from, 0);
+    this.#packets = packedRows(db, PACKET_CODEC, from, 0, true, PACKET_BLOCK_COLUMNS);
   }
 
   /** The next packet that keeps fields as items, with their count, or null after the last. */
