@@ -14,7 +14,7 @@ import type { Database, SqlValue, Statement } from 'sql.js';
 import type { KlvFieldObservation, KlvItem, MetadataPacketObservation } from '../../kernel/observations.js';
 import type { LocalSetItem } from '../../klv/local-set.js';
 import { decodeSt0601ItemInto } from '../../klv/st0601-item.js';
-import { frameSt0601Items } from '../../klv/st0601-packet.js';
+import { St0601ItemFrames } from '../../klv/st0601-item-frames.js';
 import { decodeJsonValue } from './lossless-json.js';
 import { itemsFromTriplet, ST0601_KEY_NAME } from './metadata-items-derivation.js';
 import { packedRows } from './observation-block-codec.js';
@@ -216,9 +216,10 @@ class KlvFieldRows implements IterableIterator<SqlValue[] | ItemField> {
   /** A packet read whose fields are still to come (after any stored row before it). */
   #packet: PacketRow | null = null;
   #packetsDone = false;
-  /** The packet's items, decoded; or, of a packet kept as its ST 0601 triplet, framed only. */
+  /** The packet's items, decoded; or, of a packet kept as its ST 0601 triplet, framed one at a time into `#frames` (`#framed`). */
   #items: readonly KlvItem[] = [];
-  #spans: readonly LocalSetItem[] | null = null;
+  #framed = false;
+  readonly #frames = new St0601ItemFrames();
   #next = 0;
   #end = 0;
   #field: PacketField | null = null;
@@ -255,8 +256,9 @@ class KlvFieldRows implements IterableIterator<SqlValue[] | ItemField> {
       const field = this.#field;
       if (field !== null && this.#next < this.#end) {
         field.seq = (this.#packet as PacketRow)[0] + 1 + this.#next;
-        if (this.#spans === null) field.decoded(this.#items[this.#next++]);
-        else field.framed(this.#spans[this.#next++]);
+        if (!this.#framed) field.decoded(this.#items[this.#next]);
+        else field.framed(this.#nextFrame(this.#packet as PacketRow));
+        this.#next++;
         return this.yielding(field);
       }
       if (this.#packet === null || this.#field !== null) {
@@ -276,9 +278,14 @@ class KlvFieldRows implements IterableIterator<SqlValue[] | ItemField> {
         return this.yielding(row);
       }
       const framed = itemsText === null && triplet !== null && keyName === ST0601_KEY_NAME;
-      this.#spans = framed ? frameSt0601Items(triplet, 0, triplet.length) : null;
+      this.#framed = framed;
       this.#items = framed ? [] : itemsText === null ? itemsFromTriplet(triplet, keyName, seq) : (decodeJsonValue(itemsText) as KlvItem[]);
       this.#next = Math.max(0, this.after - seq);
+      if (framed) {
+        // The items before `after` framed and passed over.
+        this.#frames.reset(triplet, 0, triplet.length);
+        for (let skipped = 0; skipped < this.#next; skipped++) this.#nextFrame(packet);
+      }
       this.#end = fields;
       this.#field = new PacketField({ offset, packetIndex, t, pid, klvIndex }, framed ? triplet : null);
     }
@@ -289,6 +296,12 @@ class KlvFieldRows implements IterableIterator<SqlValue[] | ItemField> {
     }
     this.#storedRow = stored.step() ? stored.get() : null;
     return this.yielding(row);
+  }
+
+  /** The packet's next item framed (the cursor, changed at the next step). */
+  #nextFrame(packet: PacketRow): LocalSetItem {
+    if (!this.#frames.next()) throw new Error(`metadata packet ${packet[0]} keeps ${packet[1]} fields as items but frames fewer items`);
+    return this.#frames;
   }
 
   private yielding(value: SqlValue[] | ItemField): IteratorResult<SqlValue[] | ItemField> {
