@@ -314,6 +314,24 @@ export class VariableWidthBuilder implements ArrowColumnBuilder {
     this.#offsets[at + 1] = used;
   }
 
+  /** The bytes this batch's values took so far: where the next value's start. */
+  get end(): number {
+    return this.#used;
+  }
+
+  /** Adds a copy of `[start, end)` of this batch's bytes: a value (or part of one) added before, again. */
+  addCopyOf(start: number, end: number): void {
+    const at = this.#count++;
+    this.#validity.set(at, true);
+    this.#room(end - start);
+    const data = this.#data;
+    let used = this.#used;
+    if (end - start <= SHORT_VALUE) for (let i = start; i < end; i++) data[used++] = data[i];
+    else used += data.copy(data, used, start, end);
+    this.#used = used;
+    this.#offsets[at + 1] = used;
+  }
+
   take(): Data {
     const length = this.#count;
     const valueOffsets = this.#offsets.slice(0, length + 1);

@@ -23,6 +23,7 @@ import { datasetRows, type DatasetQuery, type DatasetRowMaker } from './dataset-
 import { partRows, type DatasetParts } from './dataset-parts.js';
 import { datasetArrowLayout, itemHasColumn, st0601ColumnIndex, st0601ColumnValue, type DatasetArrowLayout } from './dataset-arrow-layout.js';
 import type { ItemField } from './klv-field-derivation.js';
+import { FieldValueTexts } from './field-value-texts.js';
 import { decodeJsonValue } from './lossless-json.js';
 import { itemsFromTriplet, ST0601_KEY_NAME } from './metadata-items-derivation.js';
 import type { ObservationRowCodec } from './observation-row-codec.js';
@@ -73,6 +74,8 @@ class BatchBuilder {
   readonly #touched: number[] = [];
   /** klv/fields: each ST 0601 tag's name and units as UTF-8, made once. */
   readonly #tagTexts: ({ name: Uint8Array; units: Uint8Array | null } | undefined)[] = [];
+  /** klv/fields: each tag's last value, its text found again by its bytes. */
+  readonly #lastValues = new FieldValueTexts();
   rows = 0;
 
   constructor(
@@ -220,16 +223,30 @@ class BatchBuilder {
    * the decoder takes them; its hex written from the bytes); false, having added nothing, when it has no value.
    */
   #fieldFromBytes(triplet: Uint8Array, span: LocalSetItem): boolean {
-    const value = st0601FramedValue(triplet, span);
-    if (value === NOT_DECODED) return false;
-    const spec = st0601Item(span.tag) as St0601ItemSpec;
-    const texts = (this.#tagTexts[spec.tag] ??= { name: Buffer.from(spec.name), units: spec.units === null ? null : Buffer.from(spec.units) });
+    const { tag, valueOffset, length } = span;
     const b = this.#builders;
-    b[6].add(spec.tag);
+    const valueColumn = b[9] as VariableWidthBuilder;
+    // The bytes of the tag's value in the packet before (in this batch): its text again, the item not decoded.
+    const repeated = this.#lastValues.find(tag, triplet, valueOffset, length);
+    let value: unknown = null;
+    if (repeated < 0) {
+      value = st0601FramedValue(triplet, span);
+      if (value === NOT_DECODED) return false;
+    }
+    const spec = st0601Item(tag) as St0601ItemSpec;
+    const texts = (this.#tagTexts[tag] ??= { name: Buffer.from(spec.name), units: spec.units === null ? null : Buffer.from(spec.units) });
+    b[6].add(tag);
     b[7].add(texts.name);
-    (b[8] as VariableWidthBuilder).addHexOf(triplet, span.valueOffset, span.valueOffset + span.length);
-    // A finite number's JSON is its String (what the text builder writes of a number); anything else as JSON.stringify writes it.
-    b[9].add(typeof value === 'number' && Number.isFinite(value) ? value : (JSON.stringify(value) ?? 'null'));
+    (b[8] as VariableWidthBuilder).addHexOf(triplet, valueOffset, valueOffset + length);
+    if (repeated >= 0) {
+      valueColumn.addCopyOf(repeated, this.#lastValues.textEnd(tag));
+    } else {
+      const textStart = valueColumn.end;
+      // A finite number's JSON is its String (what the text builder writes of a number); anything else as JSON.stringify writes it.
+      valueColumn.add(typeof value === 'number' && Number.isFinite(value) ? value : (JSON.stringify(value) ?? 'null'));
+      // A number or a text only: a nested set's value may hold where in the packet it lies (its problems' byteOffset).
+      if (typeof value === 'number' || typeof value === 'string') this.#lastValues.remember(tag, triplet, valueOffset, length, textStart, valueColumn.end);
+    }
     b[10].add(texts.units);
     return true;
   }
@@ -237,6 +254,7 @@ class BatchBuilder {
   take(): RecordBatch {
     const length = this.rows;
     this.rows = 0;
+    this.#lastValues.clear();
     for (const builder of this.#builders) builder.skipTo(length);
     const children: Data[] = this.#builders.map((builder) => builder.take());
     return new RecordBatch(this.schema, makeData({ type: new Struct(this.schema.fields), length, children, nullCount: 0 }));

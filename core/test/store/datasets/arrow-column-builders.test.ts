@@ -33,6 +33,21 @@ describe('Arrow text and bytes columns', () => {
     expect([...(makeVector(builder.take() as Data<Binary>).get(0) as Uint8Array)]).to.deep.equal([9]);
   });
 
+  it('adds a copy of a value added before, short or long, also after growing past its first 64 KB', () => {
+    const builder = new VariableWidthBuilder(new Utf8(), 8);
+    const long = `${'z'.repeat(70_000)}é`;
+    builder.add('12.5');
+    const shortEnd = builder.end;
+    builder.add(long);
+    const longEnd = builder.end;
+    builder.addCopyOf(0, shortEnd);
+    builder.addCopyOf(shortEnd, longEnd);
+    builder.add(null);
+    builder.addCopyOf(0, shortEnd);
+    expect(shortEnd).to.equal(4);
+    expect(makeVector(builder.take() as Data<Utf8>).toArray()).to.deep.equal(['12.5', long, '12.5', long, null, '12.5']);
+  });
+
   it('grows past its first 64 KB without losing what it held', () => {
     const builder = new VariableWidthBuilder(new Utf8(), 2000);
     const rows = Array.from({ length: 2000 }, (_, i) => `row ${i} ${'y'.repeat(i % 60)}`);
