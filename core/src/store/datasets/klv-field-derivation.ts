@@ -195,7 +195,10 @@ class PacketsWithFields {
     for (let step = this.#packets.next(); step.done !== true; step = this.#packets.next()) {
       const row = step.value;
       const fields = this.#counts.at(row[0] as number);
-      if (fields > 0) return [row[0], fields, ...PACKET_COLUMNS.map((index) => row[index])] as PacketRow;
+      if (fields === 0) continue;
+      // Written out: a spread of a map per packet cost a fifth of what reading the packets took.
+      const [offset, packetIndex, t, pid, klvIndex, items, keyName, triplet] = PACKET_COLUMNS;
+      return [row[0], fields, row[offset], row[packetIndex], row[t], row[pid], row[klvIndex], row[items], row[keyName], row[triplet]] as PacketRow;
     }
     return null;
   }

@@ -33,6 +33,19 @@ describe('Arrow text and bytes columns', () => {
     expect([...(makeVector(builder.take() as Data<Binary>).get(0) as Uint8Array)]).to.deep.equal([9]);
   });
 
+  it('writes a whole number as String does, digit by digit, from 0 and -0 to the largest safe integers', () => {
+    const builder = createColumnBuilder('utf8', 64);
+    const numbers = [0, -0, 7, -7, 9, 10, 99, 100, 101, 65535, -2147483648, 4294967296, 999999999999999, 1e15, 1231798102000000, 2 ** 53 - 1, -(2 ** 53 - 1), 2 ** 53 - 3];
+    let seed = 12345;
+    for (let i = 0; i < 40; i++) {
+      // Whole numbers of every length up to 2^53 (a small linear congruential generator: the same numbers every run).
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      numbers.push(Math.floor((seed / 2147483648) * 2 ** (i + 13)) * (i % 2 === 0 ? 1 : -1));
+    }
+    for (const number of numbers) builder.add(number);
+    expect(makeVector(builder.take() as Data<Utf8>).toArray()).to.deep.equal(numbers.map(String));
+  });
+
   it('adds a copy of a value added before, short or long, also after growing past its first 64 KB', () => {
     const builder = new VariableWidthBuilder(new Utf8(), 8);
     const long = `${'z'.repeat(70_000)}é`;
