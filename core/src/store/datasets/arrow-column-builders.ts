@@ -89,7 +89,7 @@ abstract class FixedWidthBuilder implements ArrowColumnBuilder {
 }
 
 /** Int64, or a timestamp (an int64 of its unit). */
-class Int64Builder extends FixedWidthBuilder {
+export class Int64Builder extends FixedWidthBuilder {
   #halves: Int32Array;
 
   constructor(type: DataType, capacity: number) {
@@ -144,7 +144,7 @@ class Int64Builder extends FixedWidthBuilder {
   }
 }
 
-class Float64Builder extends FixedWidthBuilder {
+export class Float64Builder extends FixedWidthBuilder {
   #values: Float64Array;
 
   constructor(capacity: number) {
@@ -180,7 +180,7 @@ class Float64Builder extends FixedWidthBuilder {
   }
 }
 
-class BoolBuilder extends FixedWidthBuilder {
+export class BoolBuilder extends FixedWidthBuilder {
   #bits: Uint8Array;
 
   constructor(capacity: number) {

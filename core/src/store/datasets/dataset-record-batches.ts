@@ -18,7 +18,7 @@ import type { LocalSetItem } from '../../klv/local-set.js';
 import { decodeSt0601ItemInto } from '../../klv/st0601-item.js';
 import { st0601Item, type St0601ItemSpec } from '../../klv/st0601-items.js';
 import { St0601ItemFrames } from '../../klv/st0601-item-frames.js';
-import { arrowTypeOf, createColumnBuilder, VariableWidthBuilder, type ArrowColumnBuilder, type ColumnValue } from './arrow-column-builders.js';
+import { arrowTypeOf, BoolBuilder, createColumnBuilder, Float64Builder, Int64Builder, VariableWidthBuilder, type ArrowColumnBuilder, type ColumnValue } from './arrow-column-builders.js';
 import { datasetRows, type DatasetQuery, type DatasetRowMaker } from './dataset-query.js';
 import { partRows, type DatasetParts } from './dataset-parts.js';
 import { datasetArrowLayout, itemHasColumn, st0601ColumnIndex, st0601ColumnValue, type DatasetArrowLayout } from './dataset-arrow-layout.js';
@@ -56,6 +56,8 @@ class BatchBuilder {
   readonly schema: Schema;
   readonly #builders: ArrowColumnBuilder[];
   readonly #storedCount: number;
+  /** The stored columns but `items` by their builder's class (a loop for each class: each call is to one class). */
+  readonly #storedByClass: { int64: number[]; float64: number[]; bool: number[]; variable: number[] };
   /** Of each stored column: whether it holds JSON text (written as NDJSON writes its value). */
   readonly #json: boolean[];
   readonly #st0601Index: Map<number, number>;
@@ -86,11 +88,18 @@ class BatchBuilder {
     this.schema = arrowSchemaOf(layout);
     this.#builders = [...layout.stored, ...layout.st0601].map((field) => createColumnBuilder(field.kind, capacity));
     this.#storedCount = layout.stored.length;
+    this.#storedByClass = { int64: [], float64: [], bool: [], variable: [] };
     this.#json = [false, ...codec.columns.map((column) => column.type === 'json')];
     this.#st0601Index = st0601ColumnIndex(layout.st0601);
     const at = (property: string): number => (layout.st0601.length === 0 ? -1 : 1 + codec.columns.findIndex((column) => column.property === property));
     this.#itemsAt = at('items');
     this.#keyNameAt = at('keyName');
+    for (let c = 0; c < this.#storedCount; c++) {
+      if (c === this.#itemsAt) continue;
+      const builder = this.#builders[c];
+      const list = builder instanceof Int64Builder ? 'int64' : builder instanceof Float64Builder ? 'float64' : builder instanceof BoolBuilder ? 'bool' : 'variable';
+      this.#storedByClass[list].push(c);
+    }
     this.#values = new Array<unknown>(layout.st0601.length);
     this.#set = new Uint8Array(layout.st0601.length);
     this.#repeats = Uint8Array.from(layout.st0601, (column) => (column.spec.mayRepeat ? 1 : 0));
@@ -100,12 +109,12 @@ class BatchBuilder {
 
   stored(row: readonly SqlValue[]): void {
     this.rows++;
-    const builders = this.#builders;
-    for (let c = 0; c < this.#storedCount; c++) {
-      if (c === this.#itemsAt) continue;
-      const value = row[c];
-      builders[c].add(this.#json[c] ? plainJsonText(value) : (value));
-    }
+    const b = this.#builders;
+    const { int64, float64, bool, variable } = this.#storedByClass;
+    for (const c of int64) (b[c] as Int64Builder).add(row[c] as ColumnValue);
+    for (const c of float64) (b[c] as Float64Builder).add(row[c] as ColumnValue);
+    for (const c of bool) (b[c] as BoolBuilder).add(row[c] as ColumnValue);
+    for (const c of variable) (b[c] as VariableWidthBuilder).add(this.#json[c] ? plainJsonText(row[c]) : (row[c] as ColumnValue));
     if (this.#itemsAt >= 0) this.#items(row);
   }
 
@@ -181,18 +190,46 @@ class BatchBuilder {
     if (this.#set[index] === 0) {
       this.#set[index] = 1;
       this.#touched.push(index);
-      if (repeats) {
-        this.#values[index] = [value];
-      } else {
-        const builder = this.#builders[this.#storedCount + index];
-        builder.skipTo(this.rows - 1);
-        builder.add(st0601ColumnValue(this.layout.st0601[index], value));
-      }
+      if (repeats) this.#values[index] = [value];
+      else this.#write(index, value);
       return true;
     }
     if (!repeats) return false;
     (this.#values[index] as unknown[]).push(value);
     return true;
+  }
+
+  /**
+   * A single item's value into row `rows - 1` of its column, as st0601ColumnValue gives it: a call site for each
+   * builder class, so each call is to one class (a call to any of them cost several times the add).
+   */
+  #write(index: number, value: unknown): void {
+    const builder = this.#builders[this.#storedCount + index];
+    const at = this.rows - 1;
+    switch (this.layout.st0601[index].kind) {
+      case 'int64':
+      case 'timestamp-us': {
+        const column = builder as Int64Builder;
+        column.skipTo(at);
+        column.add(typeof value === 'number' ? value : null);
+        return;
+      }
+      case 'float64': {
+        const column = builder as Float64Builder;
+        column.skipTo(at);
+        column.add(typeof value === 'number' ? value : null);
+        return;
+      }
+      case 'utf8': {
+        const column = builder as VariableWidthBuilder;
+        column.skipTo(at);
+        column.add(st0601ColumnValue(this.layout.st0601[index], value));
+        return;
+      }
+      default:
+        builder.skipTo(at);
+        builder.add(st0601ColumnValue(this.layout.st0601[index], value));
+    }
   }
 
   /** A klv/fields row made from its packet's item (klv-field-derivation.ts), in the klv-field columns' order. */
