@@ -187,7 +187,7 @@ class PacketsWithFields {
     const [seq, fields] = (before?.values[0] ?? [0, 0]) as [number, number];
     const from = seq + fields > after ? seq - 1 : after;
     this.#counts = new DerivedFieldCounts(db, from);
-    this.#packets = packedRows(db, PACKET_CODEC, from, 0, true, PACKET_BLOCK_COLUMNS);
+    this.#packets = packedRows(db, PACKET_CODEC, from, 0, true, { columns: PACKET_BLOCK_COLUMNS, tripletViews: true });
   }
 
   /** The next packet that keeps fields as items, with their count, or null after the last. */

@@ -337,6 +337,8 @@ class ObservationBlockReader implements PackedBlock {
     private readonly layout: BlockLayout,
     bytes: Uint8Array,
     readonly rows: number,
+    /** Bytes values as views of the block rather than copies (for a reader that is done with them before the block). */
+    private readonly bytesAsViews = false,
   ) {
     // Typed arrays need aligned offsets: sql.js gives a blob its own buffer, but a copy costs little if not.
     const own = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
@@ -388,9 +390,9 @@ class ObservationBlockReader implements PackedBlock {
       const lengths = new Uint32Array(own.buffer, base + at, rows);
       let from = at + padded(4 * rows);
       const values = new Array<Uint8Array>(rows);
-      // Each value its own copy: a replayed KLV packet's `raw` outlives the block.
+      // Each value its own copy (a replayed KLV packet's `raw` outlives the block), unless views were asked for.
       for (let i = 0; i < rows; i++) {
-        values[i] = own.slice(from, from + lengths[i]);
+        values[i] = this.bytesAsViews ? own.subarray(from, from + lengths[i]) : own.slice(from, from + lengths[i]);
         from += lengths[i];
       }
       return values;
@@ -458,14 +460,27 @@ export function blockRowsByKind(db: Database): Map<ObservationKind, { rows: numb
   return byKind;
 }
 
+/** What packedRows reads of a block's rows. */
+export interface BlockRowsRead {
+  /** Only these columns of `[seq, ...columns]` (the triplet's items column among them, when triplets are read); default all. */
+  readonly columns?: readonly number[] | null;
+  /** Bytes columns as views of the block's bytes (kept alive as long as one is), not copies. */
+  readonly bytesAsViews?: boolean;
+  /**
+   * A metadata packet's triplet as a view of its KLV packet block, not a copy: for a reader done with the triplet
+   * soon (not a replay, whose packets keep their triplet to decode their items when first read).
+   */
+  readonly tripletViews?: boolean;
+}
+
 /**
  * The rows of a packed kind in one database, in seq order: those after
  * `afterSeq`, then `skip` of them left out (whole blocks by their counts).
  * Yields one row array, filled again at each step: use it before the next.
  * A metadata packet's row ends with its triplet (the codec's select), unless
  * `triplets` is false (a replay that takes it from the KLV packet it replayed).
- * With `columns`, a block's row has only those columns of `[seq, ...columns]`
- * (and its triplet), the others undefined; a table row has them all.
+ * With `read.columns`, a block's row has only those columns of `[seq, ...columns]`
+ * (and its triplet), the others as they were; a table row has them all.
  */
 export function* packedRows(
   db: Database,
@@ -473,7 +488,7 @@ export function* packedRows(
   afterSeq: number,
   skip: number,
   triplets = true,
-  columns: readonly number[] | null = null,
+  { columns = null, bytesAsViews = false, tripletViews = false }: BlockRowsRead = {},
 ): Generator<SqlValue[], void, undefined> {
   let toSkip = skip;
   const withTriplets = codec.tripletColumn >= 0 && triplets;
@@ -491,7 +506,7 @@ export function* packedRows(
   const layout = layoutOf(codec.columns);
   const blocks = db.prepare(`SELECT rows, first_seq, columns FROM ${OBSERVATION_BLOCK_TABLE} WHERE kind = ? AND last_seq > ? ORDER BY last_seq`, [codec.kind, afterSeq]);
   const row = new Array<SqlValue>(layout.kinds.length + (withTriplets ? 1 : 0));
-  const tripletOf = withTriplets ? new TripletFinder(db) : null;
+  const tripletOf = withTriplets ? new TripletFinder(db, tripletViews) : null;
   const items = 1 + codec.columns.findIndex((column) => column.derivable);
   try {
     while (blocks.step()) {
@@ -501,7 +516,7 @@ export function* packedRows(
         toSkip -= rows;
         continue;
       }
-      const block = new ObservationBlockReader(layout, bytes, rows);
+      const block = new ObservationBlockReader(layout, bytes, rows, bytesAsViews);
       let index = 0;
       while (index < rows && block.seqAt(index) <= afterSeq) index++;
       for (; index < rows; index++) {
@@ -562,10 +577,13 @@ class TripletFinder {
   #raw: Uint8Array | null = null;
   #done = false;
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly views: boolean,
+  ) {}
 
   at(seq: number): Uint8Array | null {
-    this.#rows ??= packedRows(this.db, KLV_PACKET_CODEC, Math.max(0, seq - 1), 0, true, SEQ_AND_RAW);
+    this.#rows ??= packedRows(this.db, KLV_PACKET_CODEC, Math.max(0, seq - 1), 0, true, { columns: SEQ_AND_RAW, bytesAsViews: this.views });
     while (!this.#done && this.#seq < seq) {
       const next = this.#rows.next();
       if (next.done === true) {
