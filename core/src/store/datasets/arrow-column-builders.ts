@@ -83,10 +83,31 @@ abstract class FixedWidthBuilder implements ArrowColumnBuilder {
   take(): Data {
     const length = this.count;
     this.count = 0;
+    if (length > 0 && this.validity.nulls === length) {
+      // Every row null (most ST 0601 item columns of most batches): its bitmap and values all zero bytes, shared.
+      this.validity.nulls = 0;
+      const bitmap = new Uint8Array(sharedZeros(length * this.valueBytes), 0, (length + 7) >> 3);
+      return makeData({ type: this.type as Int64, length, data: this.zeroValues(length) as BigInt64Array, nullBitmap: bitmap, nullCount: -1 });
+    }
     const nullBitmap = this.validity.take(length);
     return makeData({ type: this.type as Int64, length, data: this.values(length) as BigInt64Array, nullBitmap, nullCount: nullBitmap === undefined ? 0 : -1 });
   }
+
+  /** Bytes a row's value takes (a bool's: one, enough for its bit). */
+  protected abstract readonly valueBytes: number;
+  /** `rows` zero values, over sharedZeros. */
+  protected abstract zeroValues(rows: number): ArrayBufferView;
 }
+
+/**
+ * Zero bytes, at least `bytes` of them, shared by the columns whose rows are all null (never written: a column of
+ * nulls needs no values of its own, and a copy of a batch's 100 empty columns cost more than the rest of its take).
+ */
+function sharedZeros(bytes: number): ArrayBuffer {
+  if (zeros.byteLength < bytes) zeros = new ArrayBuffer(Math.max(bytes, 2 * zeros.byteLength));
+  return zeros;
+}
+let zeros = new ArrayBuffer(0);
 
 /** Int64, or a timestamp (an int64 of its unit). */
 export class Int64Builder extends FixedWidthBuilder {
@@ -142,6 +163,12 @@ export class Int64Builder extends FixedWidthBuilder {
   protected values(rows: number): BigInt64Array {
     return new BigInt64Array(this.#halves.slice(0, 2 * rows).buffer);
   }
+
+  protected readonly valueBytes = 8;
+
+  protected zeroValues(rows: number): BigInt64Array {
+    return new BigInt64Array(sharedZeros(8 * rows), 0, rows);
+  }
 }
 
 export class Float64Builder extends FixedWidthBuilder {
@@ -175,6 +202,12 @@ export class Float64Builder extends FixedWidthBuilder {
     return this.#values.slice(0, rows);
   }
 
+  protected readonly valueBytes = 8;
+
+  protected zeroValues(rows: number): Float64Array {
+    return new Float64Array(sharedZeros(8 * rows), 0, rows);
+  }
+
   protected clear(from: number, to: number): void {
     this.#values.fill(0, from, to);
   }
@@ -202,6 +235,12 @@ export class BoolBuilder extends FixedWidthBuilder {
     const bits = this.#bits.slice(0, (rows + 7) >> 3);
     this.#bits.fill(0);
     return bits;
+  }
+
+  protected readonly valueBytes = 1;
+
+  protected zeroValues(rows: number): Uint8Array {
+    return new Uint8Array(sharedZeros(rows), 0, (rows + 7) >> 3);
   }
 
   protected clear(): void {

@@ -67,4 +67,28 @@ describe('Arrow text and bytes columns', () => {
     for (const row of rows) builder.add(row);
     expect(makeVector(builder.take() as Data<Utf8>).toArray()).to.deep.equal(rows);
   });
+
+  it('gives a number or bool column whose rows are all null zero values and a zero bitmap, then fills the next batch as before', () => {
+    for (const kind of ['int64', 'float64', 'bool', 'timestamp-us'] as const) {
+      const builder = createColumnBuilder(kind, 100);
+      // A batch with values first: what it leaves behind must not show in the nulls after it.
+      builder.add(1);
+      builder.add(1);
+      builder.take();
+      builder.add(null);
+      builder.skipTo(70);
+      const empty = builder.take();
+      expect(empty.length, kind).to.equal(70);
+      expect(empty.nullCount, kind).to.equal(70);
+      expect([...(empty.nullBitmap as Uint8Array)], kind).to.deep.equal(Array<number>(9).fill(0));
+      expect([...new Uint8Array(empty.values.buffer, empty.values.byteOffset, empty.values.byteLength)].every((byte) => byte === 0), kind).to.equal(true);
+      expect(empty.values.byteLength, kind).to.equal(kind === 'bool' ? 9 : 8 * 70);
+      builder.add(null);
+      builder.add(1);
+      const next = makeVector(builder.take());
+      expect(next.toArray().length, kind).to.equal(2);
+      expect(next.get(0), kind).to.equal(null);
+      expect(next.get(1), kind).to.not.equal(null);
+    }
+  });
 });
