@@ -395,6 +395,14 @@ export class VariableWidthBuilder implements ArrowColumnBuilder {
 
   take(): Data {
     const length = this.#count;
+    if (length > 0 && this.#validity.nulls === length && this.#used === 0) {
+      // Every row null: its offsets and bitmap all zero bytes, shared (as a number column's, above).
+      this.#count = 0;
+      this.#validity.nulls = 0;
+      const zeroOffsets = new Int32Array(sharedZeros(4 * (length + 1)), 0, length + 1);
+      const bitmap = new Uint8Array(zeroOffsets.buffer, 0, (length + 7) >> 3);
+      return makeData({ type: this.type as Utf8, length, data: new Uint8Array(0), valueOffsets: zeroOffsets, nullBitmap: bitmap, nullCount: -1 });
+    }
     const valueOffsets = this.#offsets.slice(0, length + 1);
     const data = new Uint8Array(this.#data.subarray(0, this.#used));
     this.#count = 0;

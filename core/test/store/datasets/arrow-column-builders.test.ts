@@ -91,4 +91,25 @@ describe('Arrow text and bytes columns', () => {
       expect(next.get(1), kind).to.not.equal(null);
     }
   });
+
+  it('gives a text or bytes column whose rows are all null zero offsets, no bytes and a zero bitmap, then fills the next batch as before', () => {
+    for (const kind of ['utf8', 'binary'] as const) {
+      const builder = createColumnBuilder(kind, 100);
+      builder.add(kind === 'utf8' ? 'before' : Uint8Array.from([1, 2]));
+      builder.take();
+      builder.add(null);
+      builder.skipTo(33);
+      const empty = builder.take();
+      expect(empty.length, kind).to.equal(33);
+      expect(empty.nullCount, kind).to.equal(33);
+      expect([...(empty.valueOffsets as Int32Array)], kind).to.deep.equal(Array<number>(34).fill(0));
+      expect([...(empty.nullBitmap as Uint8Array)], kind).to.deep.equal(Array<number>(5).fill(0));
+      expect(empty.values.byteLength, kind).to.equal(0);
+      builder.add(null);
+      builder.add(kind === 'utf8' ? 'after' : Uint8Array.from([3]));
+      const next = makeVector(builder.take());
+      expect(next.get(0), kind).to.equal(null);
+      expect(kind === 'utf8' ? next.get(1) : [...(next.get(1) as Uint8Array)], kind).to.deep.equal(kind === 'utf8' ? 'after' : [3]);
+    }
+  });
 });
