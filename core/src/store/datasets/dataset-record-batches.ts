@@ -111,10 +111,10 @@ class BatchBuilder {
     this.rows++;
     const b = this.#builders;
     const { int64, float64, bool, variable } = this.#storedByClass;
-    for (const c of int64) (b[c] as Int64Builder).add(row[c] as ColumnValue);
-    for (const c of float64) (b[c] as Float64Builder).add(row[c] as ColumnValue);
-    for (const c of bool) (b[c] as BoolBuilder).add(row[c] as ColumnValue);
-    for (const c of variable) (b[c] as VariableWidthBuilder).add(this.#json[c] ? plainJsonText(row[c]) : (row[c] as ColumnValue));
+    for (const c of int64) (b[c] as Int64Builder).add(row[c]);
+    for (const c of float64) (b[c] as Float64Builder).add(row[c]);
+    for (const c of bool) (b[c] as BoolBuilder).add(row[c]);
+    for (const c of variable) (b[c] as VariableWidthBuilder).add(this.#json[c] ? plainJsonText(row[c]) : row[c]);
     if (this.#itemsAt >= 0) this.#items(row);
   }
 
