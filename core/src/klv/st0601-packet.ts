@@ -58,7 +58,7 @@ const VERSION_TAG = 65;
  * `end` within `bytes`), or null when the key and length leave none. What is
  * wrong with the key and the length goes to `problems`, when given.
  */
-function localSetBounds(bytes: Uint8Array, start: number, limit: number, problems: KlvProblem[] | null): { valueStart: number; valueEnd: number } | null {
+export function localSetBounds(bytes: Uint8Array, start: number, limit: number, problems: KlvProblem[] | null): { valueStart: number; valueEnd: number } | null {
   if (start < 0 || start + KEY_SIZE >= limit) {
     problems?.push({ type: 'raw-decode-error', tag: null, byteOffset: Math.max(0, start), message: `packet truncated: ${Math.max(0, limit - start)} bytes, no room for key and length` });
     return null;

@@ -83,13 +83,34 @@ abstract class FixedWidthBuilder implements ArrowColumnBuilder {
   take(): Data {
     const length = this.count;
     this.count = 0;
+    if (length > 0 && this.validity.nulls === length) {
+      // Every row null (most ST 0601 item columns of most batches): its bitmap and values all zero bytes, shared.
+      this.validity.nulls = 0;
+      const bitmap = new Uint8Array(sharedZeros(length * this.valueBytes), 0, (length + 7) >> 3);
+      return makeData({ type: this.type as Int64, length, data: this.zeroValues(length) as BigInt64Array, nullBitmap: bitmap, nullCount: -1 });
+    }
     const nullBitmap = this.validity.take(length);
     return makeData({ type: this.type as Int64, length, data: this.values(length) as BigInt64Array, nullBitmap, nullCount: nullBitmap === undefined ? 0 : -1 });
   }
+
+  /** Bytes a row's value takes (a bool's: one, enough for its bit). */
+  protected abstract readonly valueBytes: number;
+  /** `rows` zero values, over sharedZeros. */
+  protected abstract zeroValues(rows: number): ArrayBufferView;
 }
 
+/**
+ * Zero bytes, at least `bytes` of them, shared by the columns whose rows are all null (never written: a column of
+ * nulls needs no values of its own, and a copy of a batch's 100 empty columns cost more than the rest of its take).
+ */
+function sharedZeros(bytes: number): ArrayBuffer {
+  if (zeros.byteLength < bytes) zeros = new ArrayBuffer(Math.max(bytes, 2 * zeros.byteLength));
+  return zeros;
+}
+let zeros = new ArrayBuffer(0);
+
 /** Int64, or a timestamp (an int64 of its unit). */
-class Int64Builder extends FixedWidthBuilder {
+export class Int64Builder extends FixedWidthBuilder {
   #halves: Int32Array;
 
   constructor(type: DataType, capacity: number) {
@@ -142,9 +163,15 @@ class Int64Builder extends FixedWidthBuilder {
   protected values(rows: number): BigInt64Array {
     return new BigInt64Array(this.#halves.slice(0, 2 * rows).buffer);
   }
+
+  protected readonly valueBytes = 8;
+
+  protected zeroValues(rows: number): BigInt64Array {
+    return new BigInt64Array(sharedZeros(8 * rows), 0, rows);
+  }
 }
 
-class Float64Builder extends FixedWidthBuilder {
+export class Float64Builder extends FixedWidthBuilder {
   #values: Float64Array;
 
   constructor(capacity: number) {
@@ -175,12 +202,18 @@ class Float64Builder extends FixedWidthBuilder {
     return this.#values.slice(0, rows);
   }
 
+  protected readonly valueBytes = 8;
+
+  protected zeroValues(rows: number): Float64Array {
+    return new Float64Array(sharedZeros(8 * rows), 0, rows);
+  }
+
   protected clear(from: number, to: number): void {
     this.#values.fill(0, from, to);
   }
 }
 
-class BoolBuilder extends FixedWidthBuilder {
+export class BoolBuilder extends FixedWidthBuilder {
   #bits: Uint8Array;
 
   constructor(capacity: number) {
@@ -202,6 +235,12 @@ class BoolBuilder extends FixedWidthBuilder {
     const bits = this.#bits.slice(0, (rows + 7) >> 3);
     this.#bits.fill(0);
     return bits;
+  }
+
+  protected readonly valueBytes = 1;
+
+  protected zeroValues(rows: number): Uint8Array {
+    return new Uint8Array(sharedZeros(rows), 0, (rows + 7) >> 3);
   }
 
   protected clear(): void {
@@ -245,8 +284,9 @@ export class VariableWidthBuilder implements ArrowColumnBuilder {
     } else if (value instanceof Uint8Array) {
       this.#addBytes(value);
     } else if (typeof value === 'number') {
-      // A number's text is ASCII.
-      this.#addText(String(value));
+      // A number's text is ASCII; a whole number's digits written here (String of a number cost more than the rest of the add).
+      if (Number.isSafeInteger(value)) this.#addInteger(value);
+      else this.#addText(String(value));
     }
     this.#offsets[at + 1] = this.#used;
   }
@@ -279,6 +319,27 @@ export class VariableWidthBuilder implements ArrowColumnBuilder {
     }
     used += data.write(text, used, 'utf8');
     this.#used = used;
+  }
+
+  /** A safe integer's decimal digits, as String writes them (-0 as 0). */
+  #addInteger(value: number): void {
+    // At most 16 digits and a sign.
+    this.#room(17);
+    const data = this.#data;
+    let used = this.#used;
+    let rest = value;
+    if (rest < 0) {
+      data[used++] = 0x2d;
+      rest = -rest;
+    }
+    let digits = 1;
+    for (let power = 10; power <= rest; power *= 10) digits++;
+    for (let at = used + digits - 1; at >= used; at--) {
+      const next = Math.floor(rest / 10);
+      data[at] = 0x30 + (rest - 10 * next);
+      rest = next;
+    }
+    this.#used = used + digits;
   }
 
   #addBytes(bytes: Uint8Array): void {
@@ -314,8 +375,34 @@ export class VariableWidthBuilder implements ArrowColumnBuilder {
     this.#offsets[at + 1] = used;
   }
 
+  /** The bytes this batch's values took so far: where the next value's start. */
+  get end(): number {
+    return this.#used;
+  }
+
+  /** Adds a copy of `[start, end)` of this batch's bytes: a value (or part of one) added before, again. */
+  addCopyOf(start: number, end: number): void {
+    const at = this.#count++;
+    this.#validity.set(at, true);
+    this.#room(end - start);
+    const data = this.#data;
+    let used = this.#used;
+    if (end - start <= SHORT_VALUE) for (let i = start; i < end; i++) data[used++] = data[i];
+    else used += data.copy(data, used, start, end);
+    this.#used = used;
+    this.#offsets[at + 1] = used;
+  }
+
   take(): Data {
     const length = this.#count;
+    if (length > 0 && this.#validity.nulls === length && this.#used === 0) {
+      // Every row null: its offsets and bitmap all zero bytes, shared (as a number column's, above).
+      this.#count = 0;
+      this.#validity.nulls = 0;
+      const zeroOffsets = new Int32Array(sharedZeros(4 * (length + 1)), 0, length + 1);
+      const bitmap = new Uint8Array(zeroOffsets.buffer, 0, (length + 7) >> 3);
+      return makeData({ type: this.type as Utf8, length, data: new Uint8Array(0), valueOffsets: zeroOffsets, nullBitmap: bitmap, nullCount: -1 });
+    }
     const valueOffsets = this.#offsets.slice(0, length + 1);
     const data = new Uint8Array(this.#data.subarray(0, this.#used));
     this.#count = 0;

@@ -198,8 +198,9 @@ export function* datasetRows<T = DatasetRow>(source: DatasetParts, query: Datase
     params.push(query.limit === null ? -1 : query.limit - delivered + 1, skip);
     const part = source.open(index);
     const packed = PACKED_KINDS.has(kind);
-    // Packed kinds (observation-block-codec.ts) skip their offset themselves, whole blocks at a time.
-    const rows = packed ? packedRows(part.db, query.codec, query.afterSeq ?? 0, skip) : kind === 'klv-field' ? klvFieldRows(part.db, query.afterSeq) : rowsOf(part.db, sql, params);
+    // Packed kinds (observation-block-codec.ts) skip their offset themselves, whole blocks at a time; a metadata
+    // packet's triplet is a view of its KLV packet block (its items are read from it while the row is made or the page kept).
+    const rows = packed ? packedRows(part.db, query.codec, query.afterSeq ?? 0, skip, true, { tripletViews: true }) : kind === 'klv-field' ? klvFieldRows(part.db, query.afterSeq) : rowsOf(part.db, sql, params);
     // klv-field rows come partly from the packets' items (klv-field-derivation.ts): their offset is skipped here.
     let skipHere = kind === 'klv-field' ? skip : 0;
     skip = 0;

@@ -17,17 +17,18 @@ import type { KlvItem } from '../../kernel/observations.js';
 import type { LocalSetItem } from '../../klv/local-set.js';
 import { decodeSt0601ItemInto } from '../../klv/st0601-item.js';
 import { st0601Item, type St0601ItemSpec } from '../../klv/st0601-items.js';
-import { frameSt0601Items } from '../../klv/st0601-packet.js';
-import { arrowTypeOf, createColumnBuilder, VariableWidthBuilder, type ArrowColumnBuilder, type ColumnValue } from './arrow-column-builders.js';
+import { St0601ItemFrames } from '../../klv/st0601-item-frames.js';
+import { arrowTypeOf, BoolBuilder, createColumnBuilder, Float64Builder, Int64Builder, VariableWidthBuilder, type ArrowColumnBuilder, type ColumnValue } from './arrow-column-builders.js';
 import { datasetRows, type DatasetQuery, type DatasetRowMaker } from './dataset-query.js';
 import { partRows, type DatasetParts } from './dataset-parts.js';
 import { datasetArrowLayout, itemHasColumn, st0601ColumnIndex, st0601ColumnValue, type DatasetArrowLayout } from './dataset-arrow-layout.js';
 import type { ItemField } from './klv-field-derivation.js';
+import { FieldValueTexts } from './field-value-texts.js';
 import { decodeJsonValue } from './lossless-json.js';
 import { itemsFromTriplet, ST0601_KEY_NAME } from './metadata-items-derivation.js';
 import type { ObservationRowCodec } from './observation-row-codec.js';
 import { packedBlocks, PACKED_KINDS, type PackedBlock } from './observation-block-codec.js';
-import { NOT_DECODED, st0601FramedValue } from './st0601-framed-value.js';
+import { NOT_DECODED, st0601FramedValue, st0601ValueAt } from './st0601-framed-value.js';
 
 /** Rows per record batch: 16 blocks of a packed kind; a batch of klv/fields is a few MB. */
 export const DEFAULT_BATCH_ROWS = 65_536;
@@ -55,19 +56,28 @@ class BatchBuilder {
   readonly schema: Schema;
   readonly #builders: ArrowColumnBuilder[];
   readonly #storedCount: number;
+  /** The stored columns but `items` by their builder's class (a loop for each class: each call is to one class). */
+  readonly #storedByClass: { int64: number[]; float64: number[]; bool: number[]; variable: number[] };
   /** Of each stored column: whether it holds JSON text (written as NDJSON writes its value). */
   readonly #json: boolean[];
   readonly #st0601Index: Map<number, number>;
   /** metadata-packet: where the row holds its items and its key name (-1 otherwise). */
   readonly #itemsAt: number;
   readonly #keyNameAt: number;
-  /** metadata-packet: the ST 0601 columns' values of the row being added, and whether each has one (reused row to row). */
+  /** metadata-packet: the values of the ST 0601 columns that may repeat of the row being added, and whether each column has one (reused row to row). */
   readonly #values: unknown[];
   readonly #set: Uint8Array;
+  /** metadata-packet: of each ST 0601 column, 1 when its item may repeat (its values written as one JSON array). */
+  readonly #repeats: Uint8Array;
+  /** metadata-packet: each ST 0601 tag's column, -1 for none. */
+  readonly #columnOfTag: Int16Array;
+  readonly #frames = new St0601ItemFrames();
   /** The columns given a value in the row being added, in the order they were. */
   readonly #touched: number[] = [];
   /** klv/fields: each ST 0601 tag's name and units as UTF-8, made once. */
   readonly #tagTexts: ({ name: Uint8Array; units: Uint8Array | null } | undefined)[] = [];
+  /** klv/fields: each tag's last value, its text found again by its bytes. */
+  readonly #lastValues = new FieldValueTexts();
   rows = 0;
 
   constructor(
@@ -78,23 +88,33 @@ class BatchBuilder {
     this.schema = arrowSchemaOf(layout);
     this.#builders = [...layout.stored, ...layout.st0601].map((field) => createColumnBuilder(field.kind, capacity));
     this.#storedCount = layout.stored.length;
+    this.#storedByClass = { int64: [], float64: [], bool: [], variable: [] };
     this.#json = [false, ...codec.columns.map((column) => column.type === 'json')];
     this.#st0601Index = st0601ColumnIndex(layout.st0601);
     const at = (property: string): number => (layout.st0601.length === 0 ? -1 : 1 + codec.columns.findIndex((column) => column.property === property));
     this.#itemsAt = at('items');
     this.#keyNameAt = at('keyName');
+    for (let c = 0; c < this.#storedCount; c++) {
+      if (c === this.#itemsAt) continue;
+      const builder = this.#builders[c];
+      const list = builder instanceof Int64Builder ? 'int64' : builder instanceof Float64Builder ? 'float64' : builder instanceof BoolBuilder ? 'bool' : 'variable';
+      this.#storedByClass[list].push(c);
+    }
     this.#values = new Array<unknown>(layout.st0601.length);
     this.#set = new Uint8Array(layout.st0601.length);
+    this.#repeats = Uint8Array.from(layout.st0601, (column) => (column.spec.mayRepeat ? 1 : 0));
+    this.#columnOfTag = new Int16Array(Math.max(0, ...layout.st0601.map((column) => column.tag + 1))).fill(-1);
+    layout.st0601.forEach((column, index) => (this.#columnOfTag[column.tag] = index));
   }
 
   stored(row: readonly SqlValue[]): void {
     this.rows++;
-    const builders = this.#builders;
-    for (let c = 0; c < this.#storedCount; c++) {
-      if (c === this.#itemsAt) continue;
-      const value = row[c];
-      builders[c].add(this.#json[c] ? plainJsonText(value) : (value));
-    }
+    const b = this.#builders;
+    const { int64, float64, bool, variable } = this.#storedByClass;
+    for (const c of int64) (b[c] as Int64Builder).add(row[c]);
+    for (const c of float64) (b[c] as Float64Builder).add(row[c]);
+    for (const c of bool) (b[c] as BoolBuilder).add(row[c]);
+    for (const c of variable) (b[c] as VariableWidthBuilder).add(this.#json[c] ? plainJsonText(row[c]) : row[c]);
     if (this.#itemsAt >= 0) this.#items(row);
   }
 
@@ -120,37 +140,45 @@ class BatchBuilder {
 
   /** A metadata packet's items: each ST 0601 item into its column, what has none into `items`. */
   #items(row: readonly SqlValue[]): void {
-    const rest: KlvItem[] = [];
+    let rest: KlvItem[] | null = null;
     const itemsText = row[this.#itemsAt];
     const keyName = row[this.#keyNameAt] as string;
     const triplet = row[this.codec.tripletColumn];
     if (itemsText === null && triplet instanceof Uint8Array && keyName === ST0601_KEY_NAME) {
-      // Kept as its ST 0601 triplet: the items' values read from the bytes, an item decoded only when it goes to `items`.
-      for (const span of frameSt0601Items(triplet, 0, triplet.length)) {
-        const index = this.#st0601Index.get(span.tag);
-        const value = index === undefined ? NOT_DECODED : st0601FramedValue(triplet, span);
-        if (value === NOT_DECODED || !this.#place(index as number, value)) {
-          rest.push(decodeSt0601ItemInto(span.tag, triplet, span.valueOffset, span.valueOffset + span.length, span.tagOffset, null));
+      // Kept as its ST 0601 triplet: the items' values read from the bytes, framed into one cursor (no object per
+      // item), an item decoded only when it goes to `items`.
+      const columnOf = this.#columnOfTag;
+      const frames = this.#frames.reset(triplet, 0, triplet.length);
+      while (frames.next()) {
+        const { tag, valueOffset, length } = frames;
+        const index = tag < columnOf.length ? columnOf[tag] : -1;
+        if (index >= 0) {
+          const value = st0601ValueAt(triplet, tag, valueOffset, length);
+          if (value !== NOT_DECODED && this.#place(index, value)) continue;
         }
+        (rest ??= []).push(decodeSt0601ItemInto(tag, triplet, valueOffset, valueOffset + length, frames.tagOffset, null));
       }
     } else {
       const items = (itemsText === null ? itemsFromTriplet(triplet as Uint8Array | null, keyName, row[0] as number) : decodeJsonValue(itemsText as string)) as KlvItem[];
       const isSt0601 = keyName === ST0601_KEY_NAME;
       for (const item of items) {
         const index = isSt0601 && itemHasColumn(item, this.#st0601Index) ? (this.#st0601Index.get(item.tag) as number) : -1;
-        if (index < 0 || !this.#place(index, item.value)) rest.push(item);
+        if (index < 0 || !this.#place(index, item.value)) (rest ??= []).push(item);
       }
     }
-    this.#builders[this.#itemsAt].add(rest.length === 0 ? null : JSON.stringify(rest));
-    // Only the columns of the items the packet has are written; the others stay null (skipTo).
+    this.#builders[this.#itemsAt].add(rest === null ? null : JSON.stringify(rest));
+    // Only the columns of the items the packet has are written (a single value as it is placed, an item that may
+    // repeat once all its values are in); the others stay null (skipTo).
     const columns = this.layout.st0601;
     const at = this.rows - 1;
     const first = this.#storedCount;
     for (const index of this.#touched) {
-      const builder = this.#builders[first + index];
-      builder.skipTo(at);
-      builder.add(st0601ColumnValue(columns[index], this.#values[index]));
-      this.#values[index] = undefined;
+      if (this.#repeats[index] === 1) {
+        const builder = this.#builders[first + index];
+        builder.skipTo(at);
+        builder.add(st0601ColumnValue(columns[index], this.#values[index]));
+        this.#values[index] = undefined;
+      }
       this.#set[index] = 0;
     }
     this.#touched.length = 0;
@@ -158,15 +186,50 @@ class BatchBuilder {
 
   /** Puts an item's value in its column; false for a second value of an item that may not repeat (it stays in `items`). */
   #place(index: number, value: unknown): boolean {
+    const repeats = this.#repeats[index] === 1;
     if (this.#set[index] === 0) {
       this.#set[index] = 1;
       this.#touched.push(index);
-      this.#values[index] = this.layout.st0601[index].spec.mayRepeat ? [value] : value;
+      if (repeats) this.#values[index] = [value];
+      else this.#write(index, value);
       return true;
     }
-    if (!this.layout.st0601[index].spec.mayRepeat) return false;
+    if (!repeats) return false;
     (this.#values[index] as unknown[]).push(value);
     return true;
+  }
+
+  /**
+   * A single item's value into row `rows - 1` of its column, as st0601ColumnValue gives it: a call site for each
+   * builder class, so each call is to one class (a call to any of them cost several times the add).
+   */
+  #write(index: number, value: unknown): void {
+    const builder = this.#builders[this.#storedCount + index];
+    const at = this.rows - 1;
+    switch (this.layout.st0601[index].kind) {
+      case 'int64':
+      case 'timestamp-us': {
+        const column = builder as Int64Builder;
+        column.skipTo(at);
+        column.add(typeof value === 'number' ? value : null);
+        return;
+      }
+      case 'float64': {
+        const column = builder as Float64Builder;
+        column.skipTo(at);
+        column.add(typeof value === 'number' ? value : null);
+        return;
+      }
+      case 'utf8': {
+        const column = builder as VariableWidthBuilder;
+        column.skipTo(at);
+        column.add(st0601ColumnValue(this.layout.st0601[index], value));
+        return;
+      }
+      default:
+        builder.skipTo(at);
+        builder.add(st0601ColumnValue(this.layout.st0601[index], value));
+    }
   }
 
   /** A klv/fields row made from its packet's item (klv-field-derivation.ts), in the klv-field columns' order. */
@@ -197,16 +260,30 @@ class BatchBuilder {
    * the decoder takes them; its hex written from the bytes); false, having added nothing, when it has no value.
    */
   #fieldFromBytes(triplet: Uint8Array, span: LocalSetItem): boolean {
-    const value = st0601FramedValue(triplet, span);
-    if (value === NOT_DECODED) return false;
-    const spec = st0601Item(span.tag) as St0601ItemSpec;
-    const texts = (this.#tagTexts[spec.tag] ??= { name: Buffer.from(spec.name), units: spec.units === null ? null : Buffer.from(spec.units) });
+    const { tag, valueOffset, length } = span;
     const b = this.#builders;
-    b[6].add(spec.tag);
+    const valueColumn = b[9] as VariableWidthBuilder;
+    // The bytes of the tag's value in the packet before (in this batch): its text again, the item not decoded.
+    const repeated = this.#lastValues.find(tag, triplet, valueOffset, length);
+    let value: unknown = null;
+    if (repeated < 0) {
+      value = st0601FramedValue(triplet, span);
+      if (value === NOT_DECODED) return false;
+    }
+    const spec = st0601Item(tag) as St0601ItemSpec;
+    const texts = (this.#tagTexts[tag] ??= { name: Buffer.from(spec.name), units: spec.units === null ? null : Buffer.from(spec.units) });
+    b[6].add(tag);
     b[7].add(texts.name);
-    (b[8] as VariableWidthBuilder).addHexOf(triplet, span.valueOffset, span.valueOffset + span.length);
-    // A finite number's JSON is its String (what the text builder writes of a number); anything else as JSON.stringify writes it.
-    b[9].add(typeof value === 'number' && Number.isFinite(value) ? value : (JSON.stringify(value) ?? 'null'));
+    (b[8] as VariableWidthBuilder).addHexOf(triplet, valueOffset, valueOffset + length);
+    if (repeated >= 0) {
+      valueColumn.addCopyOf(repeated, this.#lastValues.textEnd(tag));
+    } else {
+      const textStart = valueColumn.end;
+      // A finite number's JSON is its String (what the text builder writes of a number); anything else as JSON.stringify writes it.
+      valueColumn.add(typeof value === 'number' && Number.isFinite(value) ? value : (JSON.stringify(value) ?? 'null'));
+      // A number or a text only: a nested set's value may hold where in the packet it lies (its problems' byteOffset).
+      if (typeof value === 'number' || typeof value === 'string') this.#lastValues.remember(tag, triplet, valueOffset, length, textStart, valueColumn.end);
+    }
     b[10].add(texts.units);
     return true;
   }
@@ -214,6 +291,7 @@ class BatchBuilder {
   take(): RecordBatch {
     const length = this.rows;
     this.rows = 0;
+    this.#lastValues.clear();
     for (const builder of this.#builders) builder.skipTo(length);
     const children: Data[] = this.#builders.map((builder) => builder.take());
     return new RecordBatch(this.schema, makeData({ type: new Struct(this.schema.fields), length, children, nullCount: 0 }));

@@ -378,43 +378,42 @@ export interface PackedBlock {
   nullFlags(c: number): Uint8Array | null;
 }
 
-/** The rows of one stored block, its columns decoded. */
+/**
+ * The rows of one stored block, each column decoded when first read (a reader that wants two columns of a KLV packet
+ * block, its seq and its bytes, does not decode the texts and numbers of the others).
+ */
 class ObservationBlockReader implements PackedBlock {
-  /** Per column of `[seq, ...columns]`: its numbers, or its value per row (texts and bytes). */
-  readonly #columns: (Float64Array | readonly SqlValue[])[] = [];
+  readonly #own: Uint8Array;
+  /** Per column of `[seq, ...columns]`: where it starts in the block, and its values once decoded. */
+  readonly #at: number[] = [];
+  readonly #columns: (Float64Array | readonly SqlValue[] | undefined)[] = [];
   readonly #flags: Uint8Array[] = [];
 
   constructor(
     private readonly layout: BlockLayout,
     bytes: Uint8Array,
     readonly rows: number,
+    /** Bytes values as views of the block rather than copies (for a reader that is done with them before the block). */
+    private readonly bytesAsViews = false,
   ) {
     // Typed arrays need aligned offsets: sql.js gives a blob its own buffer, but a copy costs little if not.
     const own = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
+    this.#own = own;
     const base = own.byteOffset;
     let at = padded(layout.kinds.length);
     for (let c = 0; c < layout.kinds.length; c++) {
+      this.#at.push(at);
+      this.#columns.push(undefined);
       const encoding = own[c] as ColumnEncoding;
       if (encoding === ColumnEncoding.Texts) {
         const length = new Uint32Array(own.buffer, base + at, 1)[0];
-        const texts = JSON.parse(Buffer.from(own.buffer, base + at + 4, length).toString('utf8')) as string[];
-        const indexesAt = at + padded(4 + length);
-        const indexes = new Uint16Array(own.buffer, base + indexesAt, rows);
-        this.#columns.push(Array.from(indexes, (index) => texts[index]));
-        at = indexesAt + padded(2 * rows);
+        at += padded(4 + length) + padded(2 * rows);
       } else if (encoding === ColumnEncoding.Bytes) {
         const lengths = new Uint32Array(own.buffer, base + at, rows);
         let from = at + padded(4 * rows);
-        const values = new Array<Uint8Array>(rows);
-        // Each value its own copy: a replayed KLV packet's `raw` outlives the block.
-        for (let i = 0; i < rows; i++) {
-          values[i] = own.slice(from, from + lengths[i]);
-          from += lengths[i];
-        }
-        this.#columns.push(values);
+        for (let i = 0; i < rows; i++) from += lengths[i];
         at = padded(from);
       } else {
-        this.#columns.push(readNumbers(own, at, encoding, rows));
         at += numberBytes(encoding, rows);
       }
     }
@@ -422,11 +421,39 @@ class ObservationBlockReader implements PackedBlock {
   }
 
   seqAt(index: number): number {
-    return (this.#columns[0] as Float64Array)[index];
+    return (this.column(0) as Float64Array)[index];
   }
 
   column(c: number): Float64Array | readonly SqlValue[] {
-    return this.#columns[c];
+    return (this.#columns[c] ??= this.#decode(c));
+  }
+
+  #decode(c: number): Float64Array | readonly SqlValue[] {
+    const own = this.#own;
+    const { rows } = this;
+    const base = own.byteOffset;
+    const at = this.#at[c];
+    const encoding = own[c] as ColumnEncoding;
+    if (encoding === ColumnEncoding.Texts) {
+      const length = new Uint32Array(own.buffer, base + at, 1)[0];
+      const texts = JSON.parse(Buffer.from(own.buffer, base + at + 4, length).toString('utf8')) as string[];
+      const indexes = new Uint16Array(own.buffer, base + at + padded(4 + length), rows);
+      const values = new Array<string>(rows);
+      for (let i = 0; i < rows; i++) values[i] = texts[indexes[i]];
+      return values;
+    }
+    if (encoding === ColumnEncoding.Bytes) {
+      const lengths = new Uint32Array(own.buffer, base + at, rows);
+      let from = at + padded(4 * rows);
+      const values = new Array<Uint8Array>(rows);
+      // Each value its own copy (a replayed KLV packet's `raw` outlives the block), unless views were asked for.
+      for (let i = 0; i < rows; i++) {
+        values[i] = this.bytesAsViews ? own.subarray(from, from + lengths[i]) : own.slice(from, from + lengths[i]);
+        from += lengths[i];
+      }
+      return values;
+    }
+    return readNumbers(own, at, encoding, rows);
   }
 
   nullFlags(c: number): Uint8Array | null {
@@ -434,9 +461,13 @@ class ObservationBlockReader implements PackedBlock {
     return f < 0 ? null : this.#flags[f];
   }
 
-  /** Row `index` into `row`, as `[seq, ...columns]`. */
-  fill(index: number, row: SqlValue[]): void {
-    for (let c = 0; c < this.#columns.length; c++) row[c] = this.#columns[c][index];
+  /** Row `index` into `row`, as `[seq, ...columns]` (only the `columns` given, when given; the others as they were). */
+  fill(index: number, row: SqlValue[], columns: readonly number[] | null): void {
+    if (columns === null) {
+      for (let c = 0; c < this.#columns.length; c++) row[c] = this.column(c)[index];
+    } else {
+      for (const c of columns) row[c] = this.column(c)[index];
+    }
     const { nullable } = this.layout;
     for (let f = 0; f < nullable.length; f++) if (this.#flags[f][index] === 1) row[nullable[f]] = null;
   }
@@ -485,14 +516,36 @@ export function blockRowsByKind(db: Database): Map<ObservationKind, { rows: numb
   return byKind;
 }
 
+/** What packedRows reads of a block's rows. */
+export interface BlockRowsRead {
+  /** Only these columns of `[seq, ...columns]` (the triplet's items column among them, when triplets are read); default all. */
+  readonly columns?: readonly number[] | null;
+  /** Bytes columns as views of the block's bytes (kept alive as long as one is), not copies. */
+  readonly bytesAsViews?: boolean;
+  /**
+   * A metadata packet's triplet as a view of its KLV packet block, not a copy: for a reader done with the triplet
+   * soon (not a replay, whose packets keep their triplet to decode their items when first read).
+   */
+  readonly tripletViews?: boolean;
+}
+
 /**
  * The rows of a packed kind in one database, in seq order: those after
  * `afterSeq`, then `skip` of them left out (whole blocks by their counts).
  * Yields one row array, filled again at each step: use it before the next.
  * A metadata packet's row ends with its triplet (the codec's select), unless
  * `triplets` is false (a replay that takes it from the KLV packet it replayed).
+ * With `read.columns`, a block's row has only those columns of `[seq, ...columns]`
+ * (and its triplet), the others as they were; a table row has them all.
  */
-export function* packedRows(db: Database, codec: ObservationRowCodec, afterSeq: number, skip: number, triplets = true): Generator<SqlValue[], void, undefined> {
+export function* packedRows(
+  db: Database,
+  codec: ObservationRowCodec,
+  afterSeq: number,
+  skip: number,
+  triplets = true,
+  { columns = null, bytesAsViews = false, tripletViews = false }: BlockRowsRead = {},
+): Generator<SqlValue[], void, undefined> {
   let toSkip = skip;
   const withTriplets = codec.tripletColumn >= 0 && triplets;
   // A part written before blocks holds the kind as table rows.
@@ -509,7 +562,7 @@ export function* packedRows(db: Database, codec: ObservationRowCodec, afterSeq: 
   const layout = layoutOf(codec.columns);
   const blocks = db.prepare(`SELECT rows, first_seq, columns FROM ${OBSERVATION_BLOCK_TABLE} WHERE kind = ? AND last_seq > ? ORDER BY last_seq`, [codec.kind, afterSeq]);
   const row = new Array<SqlValue>(layout.kinds.length + (withTriplets ? 1 : 0));
-  const tripletOf = withTriplets ? new TripletFinder(db) : null;
+  const tripletOf = withTriplets ? new TripletFinder(db, tripletViews) : null;
   const items = 1 + codec.columns.findIndex((column) => column.derivable);
   try {
     while (blocks.step()) {
@@ -519,7 +572,7 @@ export function* packedRows(db: Database, codec: ObservationRowCodec, afterSeq: 
         toSkip -= rows;
         continue;
       }
-      const block = new ObservationBlockReader(layout, bytes, rows);
+      const block = new ObservationBlockReader(layout, bytes, rows, bytesAsViews);
       let index = 0;
       while (index < rows && block.seqAt(index) <= afterSeq) index++;
       for (; index < rows; index++) {
@@ -527,7 +580,7 @@ export function* packedRows(db: Database, codec: ObservationRowCodec, afterSeq: 
           toSkip--;
           continue;
         }
-        block.fill(index, row);
+        block.fill(index, row, columns);
         // As TRIPLET_OF_PACKET_SQL: the raw bytes of the KLV packet at the seq before, for a packet kept as its triplet.
         if (tripletOf !== null) row[codec.tripletColumn] = row[items] === null ? tripletOf.at((row[0] as number) - 1) : null;
         yield row;
@@ -567,6 +620,8 @@ export function* packedBlocks(db: Database, codec: ObservationRowCodec): Generat
 
 const KLV_PACKET_CODEC = rowCodecOf('klv-packet') as unknown as ObservationRowCodec;
 const RAW_COLUMN = 1 + KLV_PACKET_CODEC.columns.findIndex((column) => column.property === 'raw');
+/** What TripletFinder reads of a KLV packet block. */
+const SEQ_AND_RAW = [0, RAW_COLUMN];
 
 /**
  * The raw bytes of the KLV packets of a database at the seqs asked for, in ascending order (null where none is).
@@ -578,10 +633,13 @@ class TripletFinder {
   #raw: Uint8Array | null = null;
   #done = false;
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly views: boolean,
+  ) {}
 
   at(seq: number): Uint8Array | null {
-    this.#rows ??= packedRows(this.db, KLV_PACKET_CODEC, Math.max(0, seq - 1), 0);
+    this.#rows ??= packedRows(this.db, KLV_PACKET_CODEC, Math.max(0, seq - 1), 0, true, { columns: SEQ_AND_RAW, bytesAsViews: this.views });
     while (!this.#done && this.#seq < seq) {
       const next = this.#rows.next();
       if (next.done === true) {

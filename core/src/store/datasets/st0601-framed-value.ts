@@ -15,8 +15,13 @@ export const NOT_DECODED: unique symbol = Symbol('not decoded');
 
 /** The decoded value of the item framed as `span` in `bytes`, or NOT_DECODED. */
 export function st0601FramedValue(bytes: Uint8Array, span: LocalSetItem): unknown {
-  const spec = st0601Item(span.tag);
-  if (spec === undefined || !lengthAllowed(spec.length, span.length)) return NOT_DECODED;
-  const value = spec.codec.decode(bytes, span.valueOffset, span.valueOffset + span.length);
+  return st0601ValueAt(bytes, span.tag, span.valueOffset, span.length);
+}
+
+/** The decoded value of item `tag` whose value is `bytes[valueOffset, valueOffset + length)`, or NOT_DECODED. */
+export function st0601ValueAt(bytes: Uint8Array, tag: number, valueOffset: number, length: number): unknown {
+  const spec = st0601Item(tag);
+  if (spec === undefined || !lengthAllowed(spec.length, length)) return NOT_DECODED;
+  const value = spec.codec.decode(bytes, valueOffset, valueOffset + length);
   return value instanceof ValueDecodeFailure ? NOT_DECODED : value;
 }

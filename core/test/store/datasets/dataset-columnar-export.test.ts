@@ -19,6 +19,9 @@ import { RAW_DATASETS } from '../../../src/store/datasets/raw-datasets.js';
 import { GENERATED_CASES, generatedObservations } from './generated-observations.js';
 import { packetsKeptAsTriplets, runDatabaseInMemory } from './run-database-in-memory.js';
 import type { RawDatasetDefinition } from '../../../src/store/datasets/raw-datasets.js';
+import type { Observation } from '../../../src/kernel/observations.js';
+import { observeKlvPacket } from '../../../src/klv/klv-packet-observer.js';
+import { packetFromItems, TIME_AND_VERSION } from '../../klv/st0601-hand-made-packets.js';
 
 async function arrowBytes(db: Database, name: string, options: ColumnarExportOptions): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
@@ -167,6 +170,36 @@ describe('columnar export of the raw datasets', function () {
       }
     });
   }
+
+  it('writes klv/fields values that repeat the packet before (their text copied) and nested sets that hold their offset as the NDJSON does', async () => {
+    // Tag 10's text, tag 5's number and the time stamp repeat packet to packet; tag 73 (RVT, a nested set framed
+    // generically) has a framing error whose byteOffset moves when tag 13 comes before it, its bytes the same.
+    const rvt = '4903010541';
+    const itemsOf = (i: number): string => `${TIME_AND_VERSION}0a03414243050271c2${i % 3 === 1 ? '0d0401020304' : ''}${rvt}`;
+    const observations: Observation[] = [];
+    for (let i = 0; i < 9; i++) {
+      const raw = packetFromItems(itemsOf(i));
+      observeKlvPacket(raw, 0, raw.length, { pid: 258, klvIndex: i, carriage: 'async', origin: { offset: 188 * i, packetIndex: i, pts90kHz: null } }, (o) => observations.push(o));
+    }
+    const own = await runDatabaseInMemory();
+    try {
+      const writer = createObservationWriter(own);
+      observations.forEach(writer.write);
+      writer.finish();
+      expect(packetsKeptAsTriplets(own)).to.deep.equal(Array<boolean>(9).fill(true));
+      const rows = ndjsonRows(own, 'klv/fields');
+      const rvtTexts = new Set(rows.filter((row) => row.tag === 73).map((row) => JSON.stringify(row.value)));
+      expect(rvtTexts.size, 'RVT values at two offsets').to.equal(2);
+      expect(rows.filter((row) => row.tag === 10).map((row) => row.value)).to.deep.equal(Array<string>(9).fill('ABC'));
+      for (const batchRows of [3, 4, undefined]) {
+        const table = tableFromIPC(await arrowBytes(own, 'klv/fields', { batchRows }));
+        expect(Array.from(table.getChild('value') ?? []), `batches of ${batchRows ?? 'the default'}`).to.deep.equal(rows.map((row) => JSON.stringify(row.value)));
+        expectColumnsEqual(RAW_DATASETS.find((dataset) => dataset.name === 'klv/fields') as RawDatasetDefinition, table, rows, `klv/fields (batches of ${batchRows ?? 'the default'})`);
+      }
+    } finally {
+      own.close();
+    }
+  });
 
   it('pages with limit and offset as the NDJSON export does', async () => {
     const rows = ndjsonRows(db, 'klv/fields', { limit: 50, offset: 120 });

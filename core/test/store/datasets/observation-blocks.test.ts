@@ -12,10 +12,10 @@ import type { Observation } from '../../../src/kernel/observations.js';
 import { exportDataset } from '../../../src/store/datasets/dataset-export.js';
 import { readDataset } from '../../../src/store/datasets/dataset-query.js';
 import { RAW_DATASET_MIGRATIONS } from '../../../src/store/datasets/dataset-schema.js';
-import { OBSERVATION_BLOCK_ROWS, ObservationBlockBuilder, PACKED_KINDS } from '../../../src/store/datasets/observation-block-codec.js';
+import { OBSERVATION_BLOCK_ROWS, ObservationBlockBuilder, PACKED_KINDS, packedRows, type BlockRowsRead } from '../../../src/store/datasets/observation-block-codec.js';
 import { countObservations, emptyObservationCounts } from '../../../src/store/datasets/observation-counts.js';
 import { replayObservations } from '../../../src/store/datasets/observation-replay.js';
-import { rowCodecOf, type DatasetRow } from '../../../src/store/datasets/observation-row-codec.js';
+import { rowCodecOf, type DatasetRow, type ObservationRowCodec } from '../../../src/store/datasets/observation-row-codec.js';
 import { createObservationWriter } from '../../../src/store/datasets/observation-writer.js';
 import { migrateDatabase } from '../../../src/store/schema-migrations.js';
 import { loadSqlEngine } from '../../../src/store/sql-engine.js';
@@ -283,6 +283,33 @@ describe('observation blocks', function () {
     } finally {
       many.close();
       one.close();
+    }
+  });
+
+  it('reads only the columns asked for, and bytes and triplets as views of their block when asked, the same values as copies', async () => {
+    const { observations: generated } = generatedObservations(GENERATED_CASES[1].options);
+    const db = await written(generated);
+    try {
+      const packets = rowCodecOf('metadata-packet') as unknown as ObservationRowCodec;
+      const klvPackets = rowCodecOf('klv-packet') as unknown as ObservationRowCodec;
+      const raw = 1 + klvPackets.columns.findIndex((column) => column.property === 'raw');
+      const copies = (codec: ObservationRowCodec, read?: BlockRowsRead): SqlValue[][] => [...packedRows(db, codec, 0, 0, true, read)].map((row) => row.slice());
+      const whole = copies(packets);
+      const triplets = whole.map((row) => row[packets.tripletColumn]).filter((triplet): triplet is Uint8Array => triplet instanceof Uint8Array);
+      expect(triplets.length).to.be.greaterThan(100);
+      // A copy holds its own bytes; a view shares its block's.
+      expect(triplets.every((triplet) => triplet.buffer.byteLength === triplet.byteLength)).to.equal(true);
+      const viewed = copies(packets, { tripletViews: true });
+      expect(viewed).to.deep.equal(whole);
+      expect(viewed.filter((row) => row[packets.tripletColumn] instanceof Uint8Array).every((row) => (row[packets.tripletColumn] as Uint8Array).buffer.byteLength > (row[packets.tripletColumn] as Uint8Array).byteLength)).to.equal(true);
+      // Only seq and raw: the other columns left as they were (undefined in a new row).
+      const narrow = copies(klvPackets, { columns: [0, raw], bytesAsViews: true });
+      const full = copies(klvPackets);
+      expect(narrow.map((row) => [row[0], row[raw]])).to.deep.equal(full.map((row) => [row[0], row[raw]]));
+      expect(narrow.every((row) => row.every((value, c) => c === 0 || c === raw || value === undefined || value === null))).to.equal(true);
+      expect(full.some((row) => typeof row[1] === 'number')).to.equal(true);
+    } finally {
+      db.close();
     }
   });
 
