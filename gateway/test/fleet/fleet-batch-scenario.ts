@@ -12,7 +12,7 @@
  * the test asserts on; exits 1 with the reason when something is off.
  */
 import assert from 'node:assert/strict';
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGenerator, parseFaultSpec } from '@klvscope/core';
@@ -38,6 +38,34 @@ const cluster = await PostgresCluster.start({ listenAddresses: '*' });
 const hosts: NamespacedHost[] = [];
 let nextHost = 1;
 const output: string[] = [];
+// Closed on every path: a service left open would keep the scenario alive after a failure, hiding it behind the test's timeout.
+let service: Awaited<ReturnType<typeof startInspectionServer>> | null = null;
+const startedMs = Date.now();
+let phase = 'start';
+
+/** Marks where the scenario is, on stderr as it goes: what the test shows when it times out. */
+function enter(name: string): void {
+  phase = name;
+  process.stderr.write(`[scenario ${((Date.now() - startedMs) / 1000).toFixed(1)} s] ${name}\n`);
+}
+
+/** Before the test's own timeout (280 s): say where the scenario waits and what the fleet was doing, then end it. */
+const STALL_MS = 250_000;
+let describeFleet: () => Promise<string> = () => Promise.resolve('(not started)');
+setTimeout(() => {
+  const within = (promise: Promise<string>): Promise<string> =>
+    Promise.race([promise.catch((error: unknown) => `(failed: ${String(error)})`), new Promise<string>((r) => setTimeout(() => r('(no answer in 5 s)'), 5_000))]);
+  void within(describeFleet()).then((fleet) => {
+    const log = join(cluster.dataDir, 'server.log');
+    const serverLog = existsSync(log) ? readFileSync(log, 'utf8').slice(-3000) : '(none)';
+    // The summary last: the test shows the end of stderr.
+    console.error(`workers' output:\n${output.join('').slice(-6000)}\nPostgreSQL's log (end):\n${serverLog}\nfleet: ${fleet}\nthe scenario stalled in "${phase}" after ${STALL_MS / 1000} s`);
+    for (const host of hosts) host.process.kill('SIGKILL');
+    cluster.remove();
+    rmSync(work, { recursive: true, force: true });
+    process.exit(1);
+  });
+}, STALL_MS).unref();
 
 function startWorker(): NamespacedHost {
   const index = nextHost++;
@@ -50,6 +78,23 @@ function startWorker(): NamespacedHost {
   host.process.stderr?.on('data', (text: Buffer) => output.push(`[worker ${index}] ${text.toString()}`));
   hosts.push(host);
   return host;
+}
+
+/** What process `pid` reads (/proc, as root): whether it has a file named `name` open, and the bytes it has read so far (rchar); null once it has ended. */
+function readingOf(pid: number, name: string): { open: boolean; readBytes: number } | null {
+  try {
+    const open = readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/${fd}`).endsWith(`/${name}`);
+      } catch {
+        return false; // closed meanwhile
+      }
+    });
+    const rchar = /^rchar: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'));
+    return { open, readBytes: Number(rchar?.[1] ?? 0) };
+  } catch {
+    return null;
+  }
 }
 
 function writeRecording(name: string, seconds: number, bitrate: number, faults: string[], seed: number): string {
@@ -71,52 +116,84 @@ try {
   const { mkdirSync } = await import('node:fs');
   mkdirSync(recordings);
   // Mixed sizes: 28 of 0.3 to 6 MB, and two of about 100 MB whose jobs last long enough (over a second) to be killed in.
+  enter('writing the recordings');
   const paths: string[] = [];
   for (let i = 0; i < 28; i++) paths.push(writeRecording(`r${String(i).padStart(2, '0')}.ts`, 2 + (i % 7) * 2, 1_000_000 + (i % 5) * 1_500_000, [FAULTS[i % FAULTS.length]], i + 1));
   paths.push(writeRecording('long-a.ts', 50, 16_000_000, ['pcr-gap@10'], 101));
   paths.push(writeRecording('long-b.ts', 50, 16_000_000, ['klv-checksum@32'], 102));
 
+  enter('starting the workers and the service');
   const workers = [startWorker(), startWorker(), startWorker()];
-  const service = await startInspectionServer({ port: 0, env: {}, log: { level: 'silent' }, apiKey: KEY, dataDir: join(work, 'service'), catalogUrl: url, defaultSettings: { ...defaultSettings(), browseRoots: [recordings] } });
+  const server = await startInspectionServer({ port: 0, env: {}, log: { level: 'silent' }, apiKey: KEY, dataDir: join(work, 'service'), catalogUrl: url, defaultSettings: { ...defaultSettings(), browseRoots: [recordings] } });
+  service = server;
   const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> => {
-    const response = await fetch(`${service.url}${path}`, { method, headers: { 'x-api-key': KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(`${server.url}${path}`, { method, headers: { 'x-api-key': KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
     return { status: response.status, json: (await response.json()) as Record<string, unknown> };
   };
+  enter('queueing the batch');
   const queued = await call('POST', '/automation/batch', { folder: recordings });
+  describeFleet = async () => {
+    const answers = await Promise.all([`/automation/batch/${queued.json.batch as string}`, '/fleet'].map((path) => call('GET', path).then((answer) => answer.json)));
+    return JSON.stringify(answers);
+  };
   assert.equal(queued.status, 202, JSON.stringify(queued.json));
   assert.equal(queued.json.queued, paths.length);
 
-  // Kill 1: the worker that has long-a.ts, as soon as it starts on it (early in the read).
-  // Kill 2: the worker that has long-b.ts, once it has read a good part of it (late in the read).
-  const kills: { path: string; bytesDoneAtKill: number }[] = [];
-  for (const [target, minBytes] of [['long-a.ts', 0], ['long-b.ts', 30_000_000]] as const) {
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      assert.ok(Date.now() < deadline, `no worker was seen working on ${target}`);
-      const busy = (await listWorkers(catalog.connection)).find((w) => w.stoppedMs === null && w.currentPath?.endsWith(target) && w.bytesDone >= minBytes);
-      const host = busy && hosts.find((h) => h.process.pid === busy.pid && h.process.exitCode === null);
-      if (host && busy) {
-        host.process.kill('SIGKILL');
-        kills.push({ path: target, bytesDoneAtKill: busy.bytesDone });
-        removeHostLink(host.index);
-        startWorker();
-        break;
+  // Kill 1: the worker reading long-a.ts, as soon as it has the file open (early in the read).
+  // Kill 2: the worker reading long-b.ts, once it has read 40 MB since it was first seen with the file open (late in the
+  // read: the job reads the file twice, the pass and the hash, 200 MB in all). Watched in /proc every 10 ms rather than
+  // through the workers' heartbeats (one a second): a 100 MB job may take less than a second.
+  enter('waiting to kill the workers reading long-a.ts and long-b.ts');
+  const targets = [
+    { path: 'long-a.ts', lateBytes: 0 },
+    { path: 'long-b.ts', lateBytes: 40_000_000 },
+  ];
+  const kills: { path: string; bytesReadAtKill: number }[] = [];
+  const readBytesWhenSeen = new Map<string, number>();
+  const killDeadline = Date.now() + 90_000;
+  while (kills.length < targets.length) {
+    assert.ok(Date.now() < killDeadline, `no worker was seen reading ${targets[kills.length].path} within 90 s`);
+    for (const [order, target] of targets.entries()) {
+      if (order < kills.length) continue;
+      for (const host of hosts.filter((h) => h.process.exitCode === null && h.process.signalCode === null)) {
+        const key = `${host.index} ${target.path}`;
+        const reading = readingOf(host.process.pid as number, target.path);
+        if (reading === null) continue;
+        if (!reading.open) {
+          assert.ok(!readBytesWhenSeen.has(key), `worker ${host.index} read ${target.path} to its end before it could be killed`);
+          continue;
+        }
+        if (!readBytesWhenSeen.has(key)) readBytesWhenSeen.set(key, reading.readBytes);
+        const bytesRead = reading.readBytes - (readBytesWhenSeen.get(key) as number);
+        // The kills come in order: kill 2 waits for kill 1, and is then at least as late as it was meant to be.
+        if (order === kills.length && bytesRead >= target.lateBytes) {
+          host.process.kill('SIGKILL');
+          kills.push({ path: target.path, bytesReadAtKill: bytesRead });
+          removeHostLink(host.index);
+          startWorker();
+          break;
+        }
       }
-      await new Promise((r) => setTimeout(r, 25));
     }
+    await new Promise((r) => setTimeout(r, 10));
   }
   // PostgreSQL away for 10 s mid-batch: the service says so (503), workers and service reconnect after.
+  enter('waiting for 3 completed jobs before the outage');
   let before = { completed: 0 };
   for (let polls = 0; polls < 1200 && before.completed < 3; polls++) {
     before = (await call('GET', `/automation/batch/${queued.json.batch as string}`)).json.counts as typeof before;
     if (before.completed < 3) await new Promise((r) => setTimeout(r, 100));
   }
+  enter('stopping PostgreSQL');
   cluster.stopServer();
+  enter('asking the service during the outage');
   const outage = await call('GET', '/fleet');
   assert.equal(outage.status, 503);
   assert.equal((outage.json.error as { code: string }).code, 'ERR_CATALOG_UNAVAILABLE');
   await new Promise((r) => setTimeout(r, 10_000));
+  enter('starting PostgreSQL again');
   cluster.startServer();
+  enter('waiting for the batch to end');
   let state: { done: boolean; counts: Record<string, number> };
   const deadline = Date.now() + 150_000;
   for (;;) {
@@ -127,7 +204,10 @@ try {
     await new Promise((r) => setTimeout(r, 250));
   }
   assert.deepEqual(state.counts, { created: 0, retry: 0, active: 0, completed: paths.length, cancelled: 0, failed: 0 });
-  await service.close();
+  enter('closing the service');
+  service = null;
+  await server.close();
+  enter('checking the catalog');
 
   // One completed run per content, made by a worker; every queued file listed.
   const runs = await catalog.connection.query<{ hash: string; n: number; workers: number }>(
@@ -137,6 +217,7 @@ try {
   for (const run of runs) assert.equal(run.n, 1, `content ${run.hash} has ${run.n} completed runs`);
   // A job whose lease ran out during the outage may still be finishing on its first worker (it publishes, finds the
   // other run listed, and drops its own files): wait until every live worker is idle before looking for orphans.
+  enter('waiting for the workers to be idle');
   for (let polls = 0; polls < 300; polls++) {
     const busy = (await listWorkers(catalog.connection)).filter((w) => w.stoppedMs === null && Date.now() - w.heartbeatMs < 3_000 && w.currentJob !== null);
     if (busy.length === 0) break;
@@ -145,10 +226,12 @@ try {
   await new Promise((r) => setTimeout(r, 1_500));
   // The killed jobs ran again elsewhere. A worker killed while storing its run's files leaves them, listed by no
   // run: the workers' sweep deletes them (run here at once rather than after three leases); then none is left.
+  enter('sweeping and checking consistency');
   const swept = await sweepOrphanedRunFiles(catalog.connection, Date.now());
   const inconsistencies = await catalog.checkConsistency();
 
   // Every file: the fleet's result (copied into a fresh data folder) equals the single node's.
+  enter('comparing with the single node');
   const checks = await loadCliChecks({});
   let compared = 0;
   for (const path of paths) {
@@ -176,9 +259,13 @@ try {
 } catch (error) {
   console.error(output.join(''));
   console.error(error);
+  enter(`failed: ${String(error)}`);
   process.exitCode = 1;
 } finally {
+  enter('cleaning up');
+  await service?.close().catch(() => undefined);
   for (const host of hosts) host.process.kill('SIGKILL');
   cluster.remove();
   rmSync(work, { recursive: true, force: true });
+  enter('ended');
 }
