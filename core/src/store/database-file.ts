@@ -35,14 +35,18 @@ export interface NewDatabaseOptions extends Omit<DatabaseFileOptions, 'create'> 
 /** The database as it was at one moment, for DatabaseFile.restore(). */
 export interface DatabaseSnapshot {
   readonly bytes: Uint8Array;
-  /** The count of exports (each reopens the database, restarting SQLite's count of changes) and of changes after it. */
+  /** The count of exports (sql.js before 1.16 reopened the database at each, restarting SQLite's count of changes) and of changes after it. */
   readonly exports: number;
   readonly changes: number;
 }
 
 export class DatabaseFile {
   #db: Database | undefined;
-  /** How many times export() has reopened the database (saves and snapshots): SQLite's count of changes restarts at each. */
+  /**
+   * How many times the database was exported (saves and snapshots). sql.js before 1.16 reopened the database at each
+   * export, which restarted SQLite's count of changes; 1.16 backs it up into a file of its own and the count goes on.
+   * Counting exports keeps restore()'s "nothing changed" right with either.
+   */
   #exports = 0;
   /** Saves run one after another, so the file on disk only moves forward. */
   #saving: Promise<void> = Promise.resolve();
@@ -214,7 +218,7 @@ export class DatabaseFile {
     return true;
   }
 
-  /** The database's bytes; export() reopens the database inside sql.js, which restarts the count of changes: read it afterwards. */
+  /** The database's bytes; the count of changes is read after export(), which restarted it in sql.js before 1.16. */
   #export(): Uint8Array {
     const bytes = this.db.export();
     this.#exports++;
