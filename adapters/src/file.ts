@@ -28,6 +28,12 @@ export interface ReadFileChunksOptions {
   signal?: AbortSignal;
   /** Called after each chunk is read, with the bytes read so far and the file's size when it was opened. */
   onProgress?: (bytesRead: number, totalBytes: number) => void;
+  /**
+   * Read into shared memory (SharedArrayBuffer), so that a worker thread can
+   * read a chunk where it lies, without a copy: the stored pass's hash
+   * (core's hash-while-reading.ts). Default false.
+   */
+  sharedMemory?: boolean;
 }
 
 /**
@@ -51,7 +57,7 @@ export async function* readFileChunks(path: string, options: ReadFileChunksOptio
   const { handle, size } = await openRegularFile(path);
   const bufferSize = readBufferSize(chunkSize, size);
   // READS_IN_FLIGHT reads run ahead into their own buffers while the consumer works on one more.
-  const buffers = Array.from({ length: READS_IN_FLIGHT + 1 }, () => new Uint8Array(bufferSize));
+  const buffers = Array.from({ length: READS_IN_FLIGHT + 1 }, () => (options.sharedMemory ? new Uint8Array(new SharedArrayBuffer(bufferSize)) : new Uint8Array(bufferSize)));
   let turn = 0;
   let nextPosition = 0;
   const pending: Promise<Uint8Array>[] = [];

@@ -109,6 +109,16 @@ describe('file adapter', () => {
       expect(kept[0]).to.deep.equal(content(10_000).subarray(6144, 8192));
     });
 
+    it('reads into shared memory when asked (a worker thread may then read the chunks where they lie), with the same chunks', async () => {
+      const shared: SourceChunk[] = [];
+      for await (const chunk of readFileChunks(file('ten-thousand.bin'), { chunkSize: 4096, sharedMemory: true })) {
+        expect(chunk.bytes.buffer).to.be.instanceOf(SharedArrayBuffer);
+        shared.push({ bytes: chunk.bytes.slice(), offset: chunk.offset });
+      }
+      expect(shared).to.deep.equal(await readAll(file('ten-thousand.bin'), { chunkSize: 4096 }));
+      for await (const chunk of readFileChunks(file('ten-thousand.bin'), { chunkSize: 4096 })) expect(chunk.bytes.buffer).to.be.instanceOf(ArrayBuffer);
+    });
+
     it('closes the file when the consumer stops early', async function () {
       if (!existsSync('/proc/self/fd')) this.skip();
       const before = openDescriptors();

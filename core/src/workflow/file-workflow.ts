@@ -36,7 +36,7 @@ import type { StoredRun } from '../store/stored-run.js';
 import { createRunObservationWriter, type RunObservationWriter } from '../store/run-observation-writer.js';
 import { createRunPointWriter } from '../store/run-point-writer.js';
 import { WORKFLOW_STAGES, compatibilityKey, stageKey, type CompatibilityKey, type WorkflowStage } from './compatibility-key.js';
-import { hashFileInWorker } from './file-hash-worker.js';
+import { HashWhileReading } from './hash-while-reading.js';
 import { identifyFile, recordFileHash, type FileIdentity } from './file-identity.js';
 import type { AnalyzePayload, IngestPayload, InspectionResult, ProcessPayload, ProcessedCheck, ReportPayload, StageOutcome } from './stage-payloads.js';
 import { TOP_VIOLATIONS_PER_CHECK } from './stage-payloads.js';
@@ -495,13 +495,13 @@ export class FileWorkflow {
     } catch (cause) {
       throw unreadable(file.path, cause);
     }
-    // Content new to the catalog is hashed on a worker thread while this pass reads it.
+    // Content new to the catalog is hashed on a worker thread while this pass reads it, from the pass's own chunks where it can.
     const stopHash = new AbortController();
-    const digest = file.hashPending ? hashFileInWorker(file.path, options.signal ? AbortSignal.any([options.signal, stopHash.signal]) : stopHash.signal) : undefined;
-    digest?.catch(() => undefined); // awaited after the pass, which may fail first
+    const hashing = file.hashPending ? new HashWhileReading(file.path, file.size, options.signal ? AbortSignal.any([options.signal, stopHash.signal]) : stopHash.signal) : null;
+    const read = hashing ? hashing.through(source) : source;
     let result: PipelineResult;
     try {
-      result = await runPipeline(pass.backlog ? pacedBy(source, pass.backlog) : source, {
+      result = await runPipeline(pass.backlog ? pacedBy(read, pass.backlog) : read, {
         checks: pass.checks ? this.checks : [],
         rules: this.rules,
         keepPoints: false,
@@ -516,7 +516,7 @@ export class FileWorkflow {
       stopHash.abort();
       throw error;
     }
-    if (digest) await this.settleHash(file, digest);
+    if (hashing) await this.settleHash(file, hashing.digest());
     pass.onPacketSize?.(demuxer?.packetSize ?? null);
     return result;
   }

@@ -8,7 +8,8 @@ import { fileSize, readFileChunks, readFileChunksForInspection, type InspectionR
 
 export const fileSources: FileSourceOpener = {
   size: fileSize,
-  open: (path, { signal }) => readFileChunks(path, { signal }),
+  // In shared memory: a new file's hash reads the pass's chunks instead of the file (hash-while-reading.ts).
+  open: (path, { signal }) => readFileChunks(path, { signal, sharedMemory: true }),
 };
 
 /** The same, read on `threads` threads in all (parallel-file-chunks.ts); one thread is `fileSources`. */
