@@ -8,7 +8,8 @@
  * The caller fills a row in place in `values` at `nextRow()` and then calls
  * `added()`; nothing is allocated per row. Rows still gathered must be
  * stored with `flush()` before their transaction commits, or dropped with
- * `drop()` when it rolls back.
+ * `drop()` when it rolls back. SQLite's refusal of a row (a constraint)
+ * comes from the call that inserts it: added() of a later row, or flush().
  */
 import type { Database, SqlValue, Statement } from 'sql.js';
 

@@ -9,7 +9,7 @@
  * (batchedTransactions says why). The writer owns the database's
  * transactions while it is open; the caller saves the file.
  */
-import type { Database, Statement } from 'sql.js';
+import type { Database } from 'sql.js';
 import type { KlvFieldObservation, KlvPacketObservation, MetadataPacketObservation, Observation, ObservationSink } from '../../kernel/observations.js';
 import { observationKindIndex } from '../../kernel/observation-kinds.js';
 import { batchedTransactions } from '../sql-transaction.js';
@@ -101,7 +101,6 @@ export function createObservationWriter(db: Database, options: ObservationWriter
   // How many fields each packet keeps as items (klv-field-derivation.ts): one row per metadata packet.
   const fieldsInsert = new MultiRowInsert(db, (rows) => multiRowInsertSql(METADATA_FIELDS_TABLE, 'seq, fields', '(?, ?)', rows), 2, rowsPerStatement);
   const blockInsert = prepareBlockInsert(db);
-  const statements: Statement[] = [blockInsert];
   const storeBlock = (index: number): void => {
     const block = blocks[index];
     if (block === null || block.count === 0) return;
@@ -138,7 +137,7 @@ export function createObservationWriter(db: Database, options: ObservationWriter
   };
   const release = (): void => {
     open = false;
-    for (const statement of statements) statement.free();
+    blockInsert.free();
     for (const insert of inserts) insert?.free();
     fieldsInsert.free();
   };

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Database } from 'sql.js';
+import type { Database, SqlValue } from 'sql.js';
 import { OBSERVATION_KINDS } from '../../../src/kernel/observation-kinds.js';
 import type { MetadataPacketObservation, Observation, ObservationKind } from '../../../src/kernel/observations.js';
 import { packedRows } from '../../../src/store/datasets/observation-block-codec.js';
@@ -226,11 +226,11 @@ describe('klv-field observations made from their packets\' items (fieldsFromItem
 });
 
 /** Every row of every table, in order of its first columns (seq, or a block's kind and first seq), by table name: what two writers stored, to compare. */
-function everyTable(db: Database): Record<string, unknown[][]> {
+function everyTable(db: Database): Record<string, SqlValue[][]> {
   const [tables] = db.exec("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
-  return Object.fromEntries(tables.values.map(([name]) => [name, db.exec(`SELECT * FROM "${String(name)}" ORDER BY 1, 2`)[0]?.values ?? []]));
+  const rowsOf = (name: SqlValue): SqlValue[][] => db.exec(`SELECT * FROM "${String(name)}" ORDER BY 1, 2`)[0]?.values ?? [];
+  return Object.fromEntries(tables.values.map(([name]) => [String(name), rowsOf(name)]));
 }
-
 
 describe('rows gathered into multi-row statements (rowsPerStatement)', () => {
   const run = useRunDatabase();
@@ -304,8 +304,8 @@ describe('rows gathered into multi-row statements (rowsPerStatement)', () => {
     expect(seqs(run.db, 'psi-section')).to.deep.equal([1, 2, 3, 4, 5]);
     expect(everyTable(run.db).psi_section.map((row) => row.slice(1))).to.deep.equal(
       psiSections.slice(0, 5).map((o) => {
-        const row: unknown[] = [];
-        rowCodecOf('psi-section').encode(o as never, 0, row as never);
+        const row: SqlValue[] = [];
+        rowCodecOf('psi-section').encode(o, 0, row);
         return row.slice(1);
       }),
     );
