@@ -33,7 +33,7 @@ export interface BatchedTransactions {
 
 /**
  * `onCommit` runs after each commit, e.g. to note what the committed transactions hold; `beforeCommit`
- * just before one, inside it (a writer that gathers rows into blocks stores them there).
+ * just before one, inside it (a writer that gathers rows, into blocks or for multi-row statements, stores them there).
  */
 export function batchedTransactions(db: Database, rowsPerTransaction: number, onCommit?: () => void, beforeCommit?: () => void): BatchedTransactions {
   let open = false;

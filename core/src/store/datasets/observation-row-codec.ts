@@ -13,6 +13,7 @@ import { decodeJsonValue, encodeJsonValue } from './lossless-json.js';
 import type { ObservationBlockBuilder } from './observation-block-codec.js';
 import { storedRowWriter, type JsonTextBuffer } from './json-row-text.js';
 import { ItemsOfTriplet, TRIPLET_OF_PACKET_SQL } from './metadata-items-derivation.js';
+import { multiRowInsertSql } from './multi-row-insert.js';
 import { OBSERVATION_TABLE_LIST, type ObservationColumn, type ObservationTable } from './observation-columns.js';
 
 /** A raw dataset row: `seq` and the observation's fields, JSON-able. */
@@ -24,6 +25,8 @@ export interface ObservationRowCodec<K extends ObservationKind = ObservationKind
   readonly columns: readonly ObservationColumn[];
   /** `INSERT INTO <table> (seq, ...) VALUES (?, ...)`. */
   readonly insertSql: string;
+  /** `INSERT INTO <table> (seq, ...) VALUES (?, ...), (?, ...), …`: `rows` rows (multi-row-insert.ts). */
+  insertRowsSql(rows: number): string;
   /** `SELECT seq, ... FROM <table>` (a metadata packet's triplet after the columns), to be followed by WHERE / ORDER BY. */
   readonly selectSql: string;
   /** `SELECT seq, ... FROM <table>`: the columns alone (a metadata packet's triplet left for the reader to put at `tripletColumn`). */
@@ -33,10 +36,11 @@ export interface ObservationRowCodec<K extends ObservationKind = ObservationKind
   /** The dataset row's field names, in column order: `seq` first. */
   readonly datasetFields: readonly string[];
   /**
-   * Fills `row` with `[seq, ...columns]` of the observation (a row array reused across calls); with
-   * `itemsFromTriplet`, a metadata packet's items are left NULL (metadata-items-derivation.ts).
+   * Fills `row` with `[seq, ...columns]` of the observation (a row array reused across calls), from index `at`
+   * on (a row of a multi-row statement's values); with `itemsFromTriplet`, a metadata packet's items are left
+   * NULL (metadata-items-derivation.ts).
    */
-  encode(observation: ObservationOf<K>, seq: number, row: SqlValue[], itemsFromTriplet?: boolean): void;
+  encode(observation: ObservationOf<K>, seq: number, row: SqlValue[], itemsFromTriplet?: boolean, at?: number): void;
   /**
    * Adds the row encode() makes to a block being built (observation-block-codec.ts), column by column:
    * no row array, no number boxed in it, and JSON as text (not the UTF-8 bytes a statement is given).
@@ -197,6 +201,7 @@ function createCodec<K extends ObservationKind>(layout: ObservationTable<K>): Ob
   const { kind, table, columns } = layout;
   const count = columns.length;
   const names = ['seq', ...columns.map((c) => c.column)].map(quoted).join(', ');
+  const valuesRow = `(?, ${columns.map(placeholder).join(', ')})`;
   const derived = tripletItemsOf(kind, columns);
   /** The row (a copy) with the items of a packet kept as its triplet in their column, as `kept` makes them of it. */
   const withItemsOf = (row: readonly SqlValue[], kept: (items: ItemsOfTriplet) => unknown): readonly SqlValue[] => {
@@ -216,16 +221,17 @@ function createCodec<K extends ObservationKind>(layout: ObservationTable<K>): Ob
     kind,
     table,
     columns,
-    insertSql: `INSERT INTO ${quoted(table)} (${names}) VALUES (?, ${columns.map(placeholder).join(', ')})`,
+    insertSql: multiRowInsertSql(quoted(table), names, valuesRow, 1),
+    insertRowsSql: (rows) => multiRowInsertSql(quoted(table), names, valuesRow, rows),
     selectSql: `SELECT ${names}${derived === null ? '' : `, ${TRIPLET_OF_PACKET_SQL}`} FROM ${quoted(table)}`,
     columnsSql: `SELECT ${names} FROM ${quoted(table)}`,
     tripletColumn: derived === null ? -1 : derived.triplet,
     datasetFields,
-    encode(observation, seq, row, itemsFromTriplet = false) {
+    encode(observation, seq, row, itemsFromTriplet = false, at = 0) {
       const source = observation as unknown as Record<string, unknown>;
-      row[0] = seq;
+      row[at] = seq;
       const skipped = itemsFromTriplet && derived !== null ? derived.items : -1;
-      for (let i = 0; i < count; i++) row[i + 1] = i + 1 === skipped ? null : encodeValue(columns[i], source[columns[i].property]);
+      for (let i = 0; i < count; i++) row[at + i + 1] = i + 1 === skipped ? null : encodeValue(columns[i], source[columns[i].property]);
     },
     encodeIntoBlock(observation, seq, block, itemsFromTriplet = false) {
       const source = observation as unknown as Record<string, unknown>;

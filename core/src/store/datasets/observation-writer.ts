@@ -1,13 +1,15 @@
 /**
  * Stores the observations of an ingest run as they are emitted: an
  * ObservationSink that inserts each one into its kind's table with
- * prepared statements, numbering them in emission order (`seq`).
+ * prepared statements, numbering them in emission order (`seq`). The rows
+ * of a kind stored as rows (not packed into blocks) go in multi-row
+ * statements of `rowsPerStatement` rows (multi-row-insert.ts).
  *
  * Inserts run in transactions of `rowsPerTransaction` rows
  * (batchedTransactions says why). The writer owns the database's
  * transactions while it is open; the caller saves the file.
  */
-import type { Database, SqlValue, Statement } from 'sql.js';
+import type { Database } from 'sql.js';
 import type { KlvFieldObservation, KlvPacketObservation, MetadataPacketObservation, Observation, ObservationSink } from '../../kernel/observations.js';
 import { observationKindIndex } from '../../kernel/observation-kinds.js';
 import { batchedTransactions } from '../sql-transaction.js';
@@ -15,14 +17,22 @@ import { DatasetError } from './dataset-error.js';
 import { derivedFields, isFieldOfItem, METADATA_FIELDS_TABLE } from './klv-field-derivation.js';
 import { isDecodedFrom } from './metadata-items-derivation.js';
 import { blockRowsByKind, ObservationBlockBuilder, PACKED_KINDS, prepareBlockInsert } from './observation-block-codec.js';
+import { MAX_ROWS_PER_STATEMENT, MultiRowInsert, multiRowInsertSql } from './multi-row-insert.js';
 import { emptyObservationCounts, type ObservationCounts } from './observation-counts.js';
 import { OBSERVATION_ROW_CODECS } from './observation-row-codec.js';
 
 export const DEFAULT_ROWS_PER_TRANSACTION = 10_000;
+export const DEFAULT_ROWS_PER_STATEMENT = 32;
 
 export interface ObservationWriterOptions {
   /** Rows per committed transaction; default 10 000. */
   rowsPerTransaction?: number;
+  /**
+   * Rows of one table per INSERT statement (1 to 64), for the kinds stored as rows and the
+   * `metadata_fields` counts; rows are gathered until there are as many, or a commit. Default 32;
+   * 1 inserts each row as it comes.
+   */
+  rowsPerStatement?: number;
   /** Number the rows after this `seq` (a run's next part); default: after the largest stored. */
   afterSeq?: number;
   /**
@@ -73,22 +83,36 @@ export function createObservationWriter(db: Database, options: ObservationWriter
       value: rowsPerTransaction,
     });
   }
+  const rowsPerStatement = options.rowsPerStatement ?? DEFAULT_ROWS_PER_STATEMENT;
+  if (!Number.isSafeInteger(rowsPerStatement) || rowsPerStatement < 1 || rowsPerStatement > MAX_ROWS_PER_STATEMENT) {
+    throw new DatasetError('ERR_DATASET_INVALID_PARAMETER', `rowsPerStatement must be a whole number from 1 to ${MAX_ROWS_PER_STATEMENT}, got ${rowsPerStatement}`, {
+      parameter: 'rowsPerStatement',
+      value: rowsPerStatement,
+    });
+  }
   const fieldsFromItems = options.fieldsFromItems ?? false;
   let seq = options.afterSeq ?? lastSeq(db);
-  const statements: Statement[] = OBSERVATION_ROW_CODECS.map((codec) => db.prepare(codec.insertSql));
-  const fieldsInsert = db.prepare(`INSERT INTO ${METADATA_FIELDS_TABLE} (seq, fields) VALUES (?, ?)`);
-  statements.push(fieldsInsert);
-  const blockInsert = prepareBlockInsert(db);
-  statements.push(blockInsert);
-  // The packed kinds gather their rows into blocks (observation-block-codec.ts), stored when full and before every commit.
+  // The packed kinds gather their rows into blocks (observation-block-codec.ts), stored when full and before every commit;
+  // the other kinds gather theirs for multi-row statements, stored likewise.
   const blocks = OBSERVATION_ROW_CODECS.map((codec) => (PACKED_KINDS.has(codec.kind) ? new ObservationBlockBuilder(codec.columns) : null));
+  const inserts: Array<MultiRowInsert | null> = OBSERVATION_ROW_CODECS.map((codec, index) =>
+    blocks[index] === null ? new MultiRowInsert(db, (rows) => codec.insertRowsSql(rows), codec.columns.length + 1, rowsPerStatement) : null,
+  );
+  // How many fields each packet keeps as items (klv-field-derivation.ts): one row per metadata packet.
+  const fieldsInsert = new MultiRowInsert(db, (rows) => multiRowInsertSql(METADATA_FIELDS_TABLE, 'seq, fields', '(?, ?)', rows), 2, rowsPerStatement);
+  const blockInsert = prepareBlockInsert(db);
   const storeBlock = (index: number): void => {
     const block = blocks[index];
     if (block === null || block.count === 0) return;
     blockInsert.run([OBSERVATION_ROW_CODECS[index].kind, block.firstSeq, block.lastSeq, block.count, block.takeForStatement()]);
   };
-  const storeBlocks = (): void => {
-    for (let index = 0; index < blocks.length; index++) storeBlock(index);
+  /** Stores every block and gathered row: before each commit. */
+  const storeGathered = (): void => {
+    for (let index = 0; index < blocks.length; index++) {
+      storeBlock(index);
+      inserts[index]?.flush();
+    }
+    fieldsInsert.flush();
   };
   // The last metadata packet written and how many of its items followed it as fields (klv-field-derivation.ts).
   let packet: MetadataPacketObservation | null = null;
@@ -97,14 +121,11 @@ export function createObservationWriter(db: Database, options: ObservationWriter
   // The klv-packet stored at the last seq, if the last row was one: a metadata packet decoded from it keeps only it.
   let triplet: KlvPacketObservation | null = null;
   let tripletSeq = 0;
-  // One row array per kind stored in its table, reused: the hot path allocates nothing of its own (a packed kind's row goes
-  // straight into its block).
-  const rows: SqlValue[][] = OBSERVATION_ROW_CODECS.map((codec) => new Array<SqlValue>(codec.columns.length + 1));
   const perKind = new Array<number>(OBSERVATION_ROW_CODECS.length).fill(0);
   // What the committed transactions hold, for abort().
   let committed = perKind.slice();
   let open = true;
-  const transactions = batchedTransactions(db, rowsPerTransaction, () => (committed = perKind.slice()), storeBlocks);
+  const transactions = batchedTransactions(db, rowsPerTransaction, () => (committed = perKind.slice()), storeGathered);
 
   const countsNow = (): ObservationCounts => {
     const counts = emptyObservationCounts();
@@ -116,14 +137,19 @@ export function createObservationWriter(db: Database, options: ObservationWriter
   };
   const release = (): void => {
     open = false;
-    for (const statement of statements) statement.free();
+    blockInsert.free();
+    for (const insert of inserts) insert?.free();
+    fieldsInsert.free();
   };
 
   /** Stores how many fields the last packet keeps as items, once they have all come. */
   const endItemFields = (): void => {
     if (itemFields > 0) {
       transactions.beforeRow();
-      fieldsInsert.run([packetSeq, itemFields]);
+      const at = fieldsInsert.nextRow();
+      fieldsInsert.values[at] = packetSeq;
+      fieldsInsert.values[at + 1] = itemFields;
+      fieldsInsert.added();
       transactions.afterRow();
     }
     packet = null;
@@ -150,9 +176,10 @@ export function createObservationWriter(db: Database, options: ObservationWriter
     const itemsFromTriplet = index === METADATA_PACKET && tripletSeq === seq && isDecodedFrom(observation as MetadataPacketObservation, triplet);
     const block = blocks[index];
     if (block === null) {
-      const row = rows[index];
-      OBSERVATION_ROW_CODECS[index].encode(observation, ++seq, row, itemsFromTriplet);
-      statements[index].run(row);
+      // Straight into the values of the table's next multi-row statement: the hot path allocates nothing of its own.
+      const insert = inserts[index] as MultiRowInsert;
+      OBSERVATION_ROW_CODECS[index].encode(observation, ++seq, insert.values, itemsFromTriplet, insert.nextRow());
+      insert.added();
     } else {
       OBSERVATION_ROW_CODECS[index].encodeIntoBlock(observation, ++seq, block, itemsFromTriplet);
       if (block.full) storeBlock(index);
@@ -188,7 +215,10 @@ export function createObservationWriter(db: Database, options: ObservationWriter
     abort() {
       if (!open) return;
       transactions.rollback();
+      // What was gathered for the rolled-back transaction is dropped with it.
       for (const block of blocks) block?.clear();
+      for (const insert of inserts) insert?.drop();
+      fieldsInsert.drop();
       release();
       // The rolled-back rows are not stored: count only what the committed transactions hold.
       committed.forEach((count, index) => (perKind[index] = count));

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import type { Database } from 'sql.js';
+import type { Database, SqlValue } from 'sql.js';
 import { OBSERVATION_KINDS } from '../../../src/kernel/observation-kinds.js';
 import type { MetadataPacketObservation, Observation, ObservationKind } from '../../../src/kernel/observations.js';
 import { packedRows } from '../../../src/store/datasets/observation-block-codec.js';
 import { rowCodecOf } from '../../../src/store/datasets/observation-row-codec.js';
 import { countObservations, emptyObservationCounts, totalObservations } from '../../../src/store/datasets/observation-counts.js';
-import { createObservationWriter } from '../../../src/store/datasets/observation-writer.js';
+import { createObservationWriter, DEFAULT_ROWS_PER_STATEMENT, type ObservationWriterOptions } from '../../../src/store/datasets/observation-writer.js';
 import { createKlvAwareTsDemuxer } from '../../../src/klv/st1402-demuxer.js';
 import { generateTransportStream } from '../../../src/gen/index.js';
 import { replayObservations } from '../../../src/store/datasets/observation-replay.js';
@@ -222,5 +222,98 @@ describe('klv-field observations made from their packets\' items (fieldsFromItem
     const writer = createObservationWriter(run.db, { fieldsFromItems: true });
     const field = generatedObservations(GENERATED_CASES[0].options).observations.find((o) => o.kind === 'klv-field') as Observation;
     expect(datasetErrorOf(() => writer.write(field))).to.include({ code: 'ERR_DATASET_UNSUPPORTED_KIND' });
+  });
+});
+
+/** Every row of every table, in order of its first columns (seq, or a block's kind and first seq), by table name: what two writers stored, to compare. */
+function everyTable(db: Database): Record<string, SqlValue[][]> {
+  const [tables] = db.exec("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+  const rowsOf = (name: SqlValue): SqlValue[][] => db.exec(`SELECT * FROM "${String(name)}" ORDER BY 1, 2`)[0]?.values ?? [];
+  return Object.fromEntries(tables.values.map(([name]) => [String(name), rowsOf(name)]));
+}
+
+describe('rows gathered into multi-row statements (rowsPerStatement)', () => {
+  const run = useRunDatabase();
+  const generated = GENERATED_CASES.map(({ options }) => generatedObservations(options));
+  const psiSections = generated[0].observations.filter((o) => o.kind === 'psi-section');
+
+  /** Writes `observations` (or demuxes `bytes` into the writer, the fields made from items) into a fresh database; `stopAfter` aborts there. */
+  async function written(source: { observations: Observation[] } | { bytes: Uint8Array }, options: ObservationWriterOptions, stopAfter?: number) {
+    const db = await runDatabaseInMemory();
+    try {
+      const writer = createObservationWriter(db, { ...options, fieldsFromItems: 'bytes' in source });
+      if ('bytes' in source) {
+        const demuxer = createKlvAwareTsDemuxer(writer.write, { klvFields: false });
+        demuxer.push(source.bytes);
+        demuxer.end();
+      } else {
+        source.observations.slice(0, stopAfter).forEach(writer.write);
+      }
+      const counts = stopAfter === undefined ? writer.finish() : (writer.abort(), writer.counts());
+      return { counts, tables: everyTable(db), stored: countObservations(db) };
+    } finally {
+      db.close();
+    }
+  }
+
+  it('stores in every table the rows one statement per row stores, across transactions ending inside a batch, fields from items or not', async () => {
+    expect(DEFAULT_ROWS_PER_STATEMENT).to.be.above(1);
+    for (const [index, { bytes, observations }] of generated.entries()) {
+      for (const source of [{ observations }, { bytes }]) {
+        const what = `case ${index}, ${'bytes' in source ? 'fields from items' : 'fields written'}`;
+        // 7 rows a transaction: most commits come with rows gathered short of a statement.
+        const oneByOne = await written(source, { rowsPerTransaction: 7, rowsPerStatement: 1 });
+        // PSI sections and metadata_fields, stored as rows, fill whole statements of every size tried too.
+        expect(oneByOne.tables.psi_section.length, what).to.be.above(64);
+        expect(oneByOne.tables.metadata_fields.length, what).to.be.above(64);
+        expect(oneByOne.tables.ts_error.length, what).to.be.above(3);
+        for (const rowsPerStatement of [undefined, 3, 64]) {
+          const gathered = await written(source, { rowsPerTransaction: 7, rowsPerStatement });
+          expect(gathered.tables, `${what}, ${rowsPerStatement} rows a statement`).to.deep.equal(oneByOne.tables);
+          expect(gathered.counts, `${what}, ${rowsPerStatement} rows a statement`).to.deep.equal(oneByOne.counts);
+          expect(gathered.stored, `${what}, ${rowsPerStatement} rows a statement`).to.deep.equal(oneByOne.counts);
+        }
+      }
+    }
+  });
+
+  it('on abort() keeps exactly the committed rows, the rows gathered in the open transaction dropped, and counts() says so', async () => {
+    const { observations } = generated[0];
+    // Stopped at several places, so the open transaction holds rows gathered short of a statement, or none.
+    for (const stopAfter of [5, 1_000, 2_503, 4_001]) {
+      const oneByOne = await written({ observations }, { rowsPerTransaction: 10, rowsPerStatement: 1 }, stopAfter);
+      const gathered = await written({ observations }, { rowsPerTransaction: 10, rowsPerStatement: 4 }, stopAfter);
+      // Some were rolled back (the open transaction had rows), and some were kept but for the first stop.
+      expect(totalObservations(gathered.stored), `stopped after ${stopAfter}`).to.be.below(Math.min(stopAfter, observations.length));
+      if (stopAfter > 5) expect(gathered.tables.psi_section.length, `stopped after ${stopAfter}`).to.be.above(0);
+      expect(gathered.tables, `stopped after ${stopAfter}`).to.deep.equal(oneByOne.tables);
+      expect(gathered.counts, `stopped after ${stopAfter}`).to.deep.equal(gathered.stored);
+    }
+    // One kind alone: 25 PSI sections, 10 a transaction, 4 a statement: the 5 of the open transaction (one statement's 4 inserted, 1 gathered) are not stored.
+    const writer = createObservationWriter(run.db, { rowsPerTransaction: 10, rowsPerStatement: 4 });
+    psiSections.slice(0, 25).forEach(writer.write);
+    writer.abort();
+    expect(seqs(run.db, 'psi-section')).to.deep.equal(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(writer.counts()).to.deep.equal({ ...emptyObservationCounts(), 'psi-section': 20 });
+  });
+
+  it('stores at finish() the rows gathered short of a statement', () => {
+    const writer = createObservationWriter(run.db, { rowsPerStatement: 32 });
+    psiSections.slice(0, 5).forEach(writer.write);
+    expect(writer.finish()).to.deep.equal({ ...emptyObservationCounts(), 'psi-section': 5 });
+    expect(seqs(run.db, 'psi-section')).to.deep.equal([1, 2, 3, 4, 5]);
+    expect(everyTable(run.db).psi_section.map((row) => row.slice(1))).to.deep.equal(
+      psiSections.slice(0, 5).map((o) => {
+        const row: SqlValue[] = [];
+        rowCodecOf('psi-section').encode(o, 0, row);
+        return row.slice(1);
+      }),
+    );
+  });
+
+  it('refuses a rowsPerStatement below 1, above 64 or not whole', () => {
+    for (const rowsPerStatement of [0, 65, 1.5]) {
+      expect(datasetErrorOf(() => createObservationWriter(run.db, { rowsPerStatement })), String(rowsPerStatement)).to.include({ code: 'ERR_DATASET_INVALID_PARAMETER' });
+    }
   });
 });
