@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PARALLEL_READ_MIN_BYTES } from '@klvscope/adapters';
@@ -27,7 +28,7 @@ describe('klvscope inspect --threads', function () {
     }
   });
 
-  it('stores the same report with --store and 2 threads as with one', () => {
+  it("stores the same report with --store and 2 threads as with one, under the file's SHA-256 (hashed from the pass's chunks)", () => {
     const report = (threads: string): unknown => {
       const store = mkdtempSync(join(dir, 'store-'));
       const run = runCli(['inspect', '--json', '--fail-on', 'never', '--threads', threads, '--store', store, file]);
@@ -36,7 +37,9 @@ describe('klvscope inspect --threads', function () {
       const { stages: _stages, latestIngestRunId: _id, runId: _runId, ...rest } = JSON.parse(run.stdout) as Record<string, unknown>;
       return rest;
     };
-    expect(report('2')).to.deep.equal(report('1'));
+    const one = report('1');
+    expect(report('2')).to.deep.equal(one);
+    expect(one).to.have.property('fileHash', createHash('sha256').update(readFileSync(file)).digest('hex'));
   });
 
   it('refuses a thread count that is not a whole number from 1 to 64', () => {
