@@ -60,6 +60,6 @@ export function hashFileInWorker(path: string, signal?: AbortSignal): Promise<st
 }
 
 /** The signal's reason as an Error (AbortSignal.abort() gives one; abort(value) may not). */
-function abortError(signal: AbortSignal): Error {
+export function abortError(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new DOMException('This operation was aborted', 'AbortError');
 }

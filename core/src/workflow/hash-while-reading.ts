@@ -13,7 +13,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { ByteSource, SourceChunk } from '../kernel/pipeline.js';
-import { hashFileInWorker } from './file-hash-worker.js';
+import { abortError, hashFileInWorker } from './file-hash-worker.js';
 
 /** Hashes the chunks it is posted, in order; counts them in `hashed` (shared memory); posts the digest when told the end. */
 const CHUNK_HASH_WORKER_SOURCE = `
@@ -119,14 +119,14 @@ export class HashWhileReading {
       return hashFileInWorker(this.path, this.signal);
     }
     return new Promise<string>((resolve, reject) => {
-      const onAbort = (): void => reject(this.signal.reason instanceof Error ? this.signal.reason : new DOMException('This operation was aborted', 'AbortError'));
+      const onAbort = (): void => reject(abortError(this.signal));
       this.signal.addEventListener('abort', onAbort, { once: true });
       worker.once('message', (digest: string) => {
         this.signal.removeEventListener('abort', onAbort);
         this.#stopWorker();
         resolve(digest);
       });
-      worker.once('error', reject);
+      // A worker that fails ends too (its error is kept as #failure): 'exit' says so.
       worker.once('exit', () => reject(this.#failure ?? new Error(`the hash of ${this.path} stopped before it finished`)));
       worker.postMessage({});
     });

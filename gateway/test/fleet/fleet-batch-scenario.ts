@@ -12,7 +12,7 @@
  * the test asserts on; exits 1 with the reason when something is off.
  */
 import assert from 'node:assert/strict';
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGenerator, parseFaultSpec } from '@klvscope/core';
@@ -49,6 +49,13 @@ function enter(name: string): void {
   process.stderr.write(`[scenario ${((Date.now() - startedMs) / 1000).toFixed(1)} s] ${name}\n`);
 }
 
+/** Ends the workers and the database and removes the scenario's files: at the end, and when it stalls. */
+function removeEverything(): void {
+  for (const host of hosts) host.process.kill('SIGKILL');
+  cluster.remove();
+  rmSync(work, { recursive: true, force: true });
+}
+
 /** Before the test's own timeout (280 s): say where the scenario waits and what the fleet was doing, then end it. */
 const STALL_MS = 250_000;
 let describeFleet: () => Promise<string> = () => Promise.resolve('(not started)');
@@ -60,9 +67,7 @@ setTimeout(() => {
     const serverLog = existsSync(log) ? readFileSync(log, 'utf8').slice(-3000) : '(none)';
     // The summary last: the test shows the end of stderr.
     console.error(`workers' output:\n${output.join('').slice(-6000)}\nPostgreSQL's log (end):\n${serverLog}\nfleet: ${fleet}\nthe scenario stalled in "${phase}" after ${STALL_MS / 1000} s`);
-    for (const host of hosts) host.process.kill('SIGKILL');
-    cluster.remove();
-    rmSync(work, { recursive: true, force: true });
+    removeEverything();
     process.exit(1);
   });
 }, STALL_MS).unref();
@@ -113,7 +118,6 @@ try {
   cluster.createDatabase('fleet');
   const url = cluster.url('fleet');
   const catalog = await connectPostgresCatalog(url);
-  const { mkdirSync } = await import('node:fs');
   mkdirSync(recordings);
   // Mixed sizes: 28 of 0.3 to 6 MB, and two of about 100 MB whose jobs last long enough (over a second) to be killed in.
   enter('writing the recordings');
@@ -264,8 +268,6 @@ try {
 } finally {
   enter('cleaning up');
   await service?.close().catch(() => undefined);
-  for (const host of hosts) host.process.kill('SIGKILL');
-  cluster.remove();
-  rmSync(work, { recursive: true, force: true });
+  removeEverything();
   enter('ended');
 }
