@@ -42,7 +42,7 @@ await Promise.all([
   build({
     ...common,
     format: 'esm',
-    entryPoints: ['bench/measure-read.mjs', 'bench/measure-demux.mjs', 'bench/measure-klv.mjs', 'bench/measure-checks.mjs', 'bench/measure-export.mjs', 'bench/measure-stored-run.mjs'],
+    entryPoints: ['bench/measure-read.mjs', 'bench/measure-demux.mjs', 'bench/measure-klv.mjs', 'bench/measure-checks.mjs', 'bench/measure-export.mjs', 'bench/measure-stored-run.mjs', 'bench/measure-columnar-floor.mjs'],
     outdir: 'bench/dist',
     outExtension: { '.js': '.mjs' },
     // CommonJS dependencies bundled into ESM may call require().
