@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { closeSync, constants, existsSync, openSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { appendFile, chmod, mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { SourceChunk } from '@klvscope/core';
 import { AdapterError } from '../src/adapter-error.js';
@@ -40,6 +40,30 @@ async function failure(promise: Promise<unknown>): Promise<AdapterError> {
 /** Open file descriptors of this process (Linux), to see that the file is closed. */
 function openDescriptors(): number {
   return readdirSync('/proc/self/fd').length;
+}
+
+/** Whether this process has `path` open for reading past the page cache (O_DIRECT in /proc/self/fdinfo's octal flags). */
+function openDirect(path: string): boolean {
+  return readdirSync('/proc/self/fd').some((fd) => {
+    try {
+      if (readlinkSync(`/proc/self/fd/${fd}`) !== path) return false;
+      const flags = /flags:\s+([0-7]+)/.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'));
+      return flags !== null && (parseInt(flags[1], 8) & constants.O_DIRECT) !== 0;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Why a file in `dir` cannot be read past the page cache here (no O_DIRECT, or a file system such as tmpfs refuses it), or null. */
+function directReadsRefused(path: string): string | null {
+  if (constants.O_DIRECT === undefined) return 'this system has no O_DIRECT';
+  try {
+    closeSync(openSync(path, constants.O_RDONLY | constants.O_DIRECT));
+    return null;
+  } catch (error) {
+    return `the file system of ${path} refuses O_DIRECT (${(error as NodeJS.ErrnoException).code})`;
+  }
 }
 
 describe('file adapter', () => {
@@ -186,6 +210,71 @@ describe('file adapter', () => {
       await chmod(file('secret.ts'), 0o000);
       const error = await failure(readAll(file('secret.ts')));
       expect([error.code, error.message]).to.deep.equal(['ERR_FILE_UNREADABLE', `permission denied reading ${file('secret.ts')}`]);
+    });
+  });
+
+  describe('readFileChunks past the page cache (O_DIRECT)', () => {
+    const CHUNK = 64 * 1024;
+    // Not a whole number of chunks, nor of 4 KiB blocks: the last direct read is short.
+    const LENGTH = 5 * CHUNK + 1000;
+
+    before(async function () {
+      await writeFile(file('direct.bin'), content(LENGTH));
+      const refused = directReadsRefused(file('direct.bin'));
+      if (refused !== null) {
+        console.log(`      skipped: ${refused}`);
+        this.skip();
+      }
+    });
+
+    it('gives the same chunks as reading through the page cache, from a descriptor opened with O_DIRECT, and closes it', async () => {
+      const before = openDescriptors();
+      for (const sharedMemory of [false, true]) {
+        const chunks: SourceChunk[] = [];
+        let direct = false;
+        for await (const chunk of readFileChunks(file('direct.bin'), { chunkSize: CHUNK, directReads: true, sharedMemory })) {
+          direct ||= openDirect(file('direct.bin'));
+          expect(chunk.bytes.buffer).to.be.instanceOf(sharedMemory ? SharedArrayBuffer : ArrayBuffer);
+          chunks.push({ bytes: chunk.bytes.slice(), offset: chunk.offset });
+        }
+        expect(direct).to.equal(true);
+        expect(chunks.map((chunk) => chunk.bytes.length)).to.deep.equal([CHUNK, CHUNK, CHUNK, CHUNK, CHUNK, 1000]);
+        expect(chunks).to.deep.equal(await readAll(file('direct.bin'), { chunkSize: CHUNK, directReads: false }));
+      }
+      expect(openDescriptors()).to.equal(before);
+    });
+
+    it('closes both descriptors when the consumer stops early', async () => {
+      const before = openDescriptors();
+      for await (const chunk of readFileChunks(file('direct.bin'), { chunkSize: CHUNK, directReads: true })) {
+        expect([chunk.offset, openDirect(file('direct.bin'))]).to.deep.equal([0, true]);
+        break;
+      }
+      expect(openDescriptors()).to.equal(before);
+    });
+
+    it('reads on through the page cache from an unaligned end when the file grows while read', async () => {
+      await writeFile(file('growing.bin'), content(2 * CHUNK + 100));
+      const chunks: SourceChunk[] = [];
+      for await (const chunk of readFileChunks(file('growing.bin'), { chunkSize: CHUNK, directReads: true })) {
+        chunks.push({ bytes: chunk.bytes.slice(), offset: chunk.offset });
+        if (chunks.length === 1) await appendFile(file('growing.bin'), content(LENGTH).subarray(2 * CHUNK + 100));
+      }
+      expect(joined(chunks)).to.deep.equal(content(LENGTH));
+    });
+
+    it('is the default for a file of at least half the machine\'s memory, not for a smaller one', async () => {
+      // A sparse file: it takes no room on the disk, and only its first chunk is read.
+      await writeFile(file('half-the-memory.bin'), new Uint8Array(0));
+      await truncate(file('half-the-memory.bin'), Math.ceil(totalmem() / 2));
+      for await (const chunk of readFileChunks(file('half-the-memory.bin'))) {
+        expect([chunk.bytes.length, openDirect(file('half-the-memory.bin'))]).to.deep.equal([4 * 1024 * 1024, true]);
+        break;
+      }
+      await rm(file('half-the-memory.bin'));
+      for await (const chunk of readFileChunks(file('direct.bin'))) {
+        expect([chunk.bytes.length, openDirect(file('direct.bin'))]).to.deep.equal([LENGTH, false]);
+      }
     });
   });
 

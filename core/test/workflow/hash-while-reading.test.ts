@@ -22,10 +22,9 @@ function sha256(bytes: Uint8Array): string {
  * `content` in chunks as readFileChunks gives them: three buffers taken in
  * turn, a chunk's memory reused for the chunk after next as soon as the next
  * is asked for (here overwritten with noise at once, so a hash that read a
- * chunk late would be wrong). In shared memory or not.
+ * chunk late would be wrong). In shared memory or not, or in the `buffers` given.
  */
-function* chunksOf(content: Uint8Array, shared: boolean): Generator<SourceChunk> {
-  const buffers = Array.from({ length: 3 }, () => (shared ? new Uint8Array(new SharedArrayBuffer(CHUNK)) : new Uint8Array(CHUNK)));
+function* chunksOf(content: Uint8Array, shared: boolean, buffers = Array.from({ length: 3 }, () => (shared ? new Uint8Array(new SharedArrayBuffer(CHUNK)) : new Uint8Array(CHUNK)))): Generator<SourceChunk> {
   for (let offset = 0, turn = 0; offset < content.length; offset += CHUNK, turn = (turn + 1) % buffers.length) {
     const bytes = buffers[turn].subarray(0, Math.min(CHUNK, content.length - offset));
     bytes.set(content.subarray(offset, offset + bytes.length));
@@ -54,6 +53,14 @@ describe('HashWhileReading', () => {
   it("hashes chunks in shared memory where they lie, each before the next is asked for, without reading the file", async () => {
     const hashing = new HashWhileReading(path, passContent.length, new AbortController().signal);
     expect(await readThrough(hashing, chunksOf(passContent, true))).to.equal(passContent.length);
+    expect(await hashing.digest()).to.equal(sha256(passContent));
+  });
+
+  it('hashes chunks that are views into one larger shared allocation, as reads past the page cache give them (adapters direct-file-reads.ts)', async () => {
+    const memory = new SharedArrayBuffer(5 * CHUNK + 4096);
+    const views = Array.from({ length: 5 }, (_, index) => new Uint8Array(memory, 48 + index * CHUNK, CHUNK));
+    const hashing = new HashWhileReading(path, passContent.length, new AbortController().signal);
+    expect(await readThrough(hashing, chunksOf(passContent, true, views))).to.equal(passContent.length);
     expect(await hashing.digest()).to.equal(sha256(passContent));
   });
 
