@@ -33,11 +33,12 @@ export interface DirectReads {
  * The file opened for direct reads with `count` buffers of `size` bytes (a
  * multiple of DIRECT_READ_ALIGNMENT), or null when direct reads cannot be had:
  * no O_DIRECT on this system, or a file system that refuses it (tmpfs) or
- * refuses every buffer offset. The caller then reads through the page cache.
- * The file must hold at least DIRECT_READ_ALIGNMENT bytes (a buffer is tried with a read at its start).
+ * refuses every buffer offset, or a file shorter than one block (a buffer is
+ * tried with a read of the file's first block, which must be whole). The
+ * caller then reads through the page cache.
  */
-export async function openForDirectReads(path: string, count: number, size: number, sharedMemory: boolean): Promise<DirectReads | null> {
-  if (constants.O_DIRECT === undefined || size % DIRECT_READ_ALIGNMENT !== 0) return null;
+export async function openForDirectReads(path: string, fileSize: number, count: number, size: number, sharedMemory: boolean): Promise<DirectReads | null> {
+  if (constants.O_DIRECT === undefined || fileSize < DIRECT_READ_ALIGNMENT || size % DIRECT_READ_ALIGNMENT !== 0) return null;
   let handle: FileHandle;
   try {
     handle = await open(path, constants.O_RDONLY | constants.O_DIRECT);

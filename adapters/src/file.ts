@@ -73,8 +73,8 @@ export async function* readFileChunks(path: string, options: ReadFileChunksOptio
   const bufferSize = readBufferSize(chunkSize, size);
   // Reads run ahead into their own buffers while the consumer works on one more.
   const sharedMemory = options.sharedMemory ?? false;
-  const wantsDirect = (options.directReads ?? size >= totalmem() * DIRECT_READ_MEMORY_SHARE) && size >= DIRECT_READ_ALIGNMENT;
-  const direct = wantsDirect ? await openForDirectReads(path, DIRECT_READS_IN_FLIGHT + 1, bufferSize, sharedMemory) : null;
+  const wantsDirect = options.directReads ?? size >= totalmem() * DIRECT_READ_MEMORY_SHARE;
+  const direct = wantsDirect ? await openForDirectReads(path, size, DIRECT_READS_IN_FLIGHT + 1, bufferSize, sharedMemory) : null;
   const buffers = direct?.buffers ?? Array.from({ length: READS_IN_FLIGHT + 1 }, () => (sharedMemory ? new Uint8Array(new SharedArrayBuffer(bufferSize)) : new Uint8Array(bufferSize)));
   let turn = 0;
   let nextPosition = 0;
